@@ -1,0 +1,42 @@
+# One word per job. Every target sets up what it needs first (a virtual environment in .venv).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: lab test build grade format lint clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed (MuJoCo 4)"'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[lab,dev]'
+	touch $(STAMP)
+
+## lab: set up and open the released lessons in JupyterLab (learners)
+lab: $(STAMP)
+	$(BIN)/jupyter lab --notebook-dir=release
+
+## test: set up and run every check of the course and its autograder
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+## build: regenerate release/ and the self-study solutions from source/ with nbgrader
+build: $(STAMP)
+	$(BIN)/python -m course.classroom.build
+
+## grade: grade the bundled demo class into autograded/, feedback/ and grades.csv
+grade: $(STAMP)
+	$(BIN)/python -m course.classroom.grade --demo
+
+## format: format and lint the package, the tests and the source notebooks
+format: $(STAMP)
+	$(BIN)/ruff format course grader_tests source nbgrader_config.py
+	$(BIN)/ruff check --fix course grader_tests source nbgrader_config.py
+
+lint: $(STAMP)
+	$(BIN)/ruff format --check course grader_tests source nbgrader_config.py
+	$(BIN)/ruff check course grader_tests source nbgrader_config.py
+
+clean:
+	rm -rf $(VENV) gradebook.db submitted feedback grades.csv

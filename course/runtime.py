@@ -1,0 +1,31 @@
+"""Where a notebook runs: JupyterLab, Colab, or nbgrader's grader.
+
+Nothing here imports mujoco: `configure_rendering_backend` must run before it is imported.
+"""
+
+import os
+import sys
+
+
+def in_grader() -> bool:
+    """True while nbgrader executes the notebook (it sets NBGRADER_EXECUTION)."""
+    return bool(os.environ.get("NBGRADER_EXECUTION"))
+
+
+def in_colab() -> bool:
+    """True inside a Google Colab runtime."""
+    return "google.colab" in sys.modules
+
+
+def configure_rendering_backend() -> str | None:
+    """Choose MuJoCo's OpenGL back end for this process; return the value of MUJOCO_GL.
+
+    On Linux without a display, EGL renders on the CPU through Mesa. A value already set by the
+    user wins, and macOS and Windows keep MuJoCo's default (None).
+    """
+    headless_linux = sys.platform.startswith("linux") and not os.environ.get("DISPLAY")
+    if headless_linux and "MUJOCO_GL" not in os.environ and "mujoco" not in sys.modules:
+        os.environ["MUJOCO_GL"] = "egl"
+        # PyOpenGL must agree with MuJoCo, or its first GL call looks for GLX.
+        os.environ.setdefault("PYOPENGL_PLATFORM", "egl")
+    return os.environ.get("MUJOCO_GL")

@@ -1,0 +1,37 @@
+"""nbgrader configuration: the repository root is the course directory.
+
+nbgrader's default folder names are kept (source/, release/, submitted/, autograded/,
+feedback/), so `nbgrader generate_assignment 01-world-as-text` works from the root.
+"""
+
+import os
+from pathlib import Path
+
+c = get_config()  # noqa: F821 (injected by traitlets when nbgrader loads this file)
+
+ROOT = Path(__file__).resolve().parent
+
+c.CourseDirectory.root = str(ROOT)
+c.CourseDirectory.course_id = "mujoco-physics"
+# Release, collect and fetch go through an exchange folder that must be writable; a JupyterHub
+# deployment points NBGRADER_EXCHANGE at its shared exchange.
+c.Exchange.root = os.environ.get("NBGRADER_EXCHANGE", str(ROOT / "exchange"))
+
+# A blank answer must leave the notebook runnable top to bottom: a function body that is
+# only `pass` returns None (the visible checks say so), and a top-level answer cell does not
+# stop "Run All" the way nbgrader's default `raise NotImplementedError()` would.
+c.ClearSolutions.code_stub = {"python": "pass  # YOUR CODE HERE"}
+c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
+
+# Self-study solutions (solution/<lesson>/) show the answers but never the source of hidden
+# tests; they are committed without outputs, so the learner runs them like any lesson.
+c.GenerateSolution.preprocessors = [
+    "nbgrader.preprocessors.IncludeHeaderFooter",
+    "nbgrader.preprocessors.LockCells",
+    "nbgrader.preprocessors.ClearOutput",
+    "nbgrader.preprocessors.ClearHiddenTests",
+    "nbgrader.preprocessors.ClearMarkScheme",
+]
+
+# Per-cell limit while grading; a lesson runs in about 10 s, so a minute means a loop.
+c.Execute.timeout = 60
