@@ -1,0 +1,214 @@
+"""Predict-first and check-yourself questions with lettered choices.
+
+The record of a learner's choice is a variable in an answer cell, e.g.
+
+    predict_vacuum = "B"
+
+because nbgrader re-runs the notebook in a fresh kernel, where a widget click is gone. The
+widget from `choose` only makes choosing pleasant: a click sets the variable for the running
+session and prints the line to write in the answer cell.
+
+Choices are capital letters "A", "B", "C"... written as a string. The rule is strict on purpose:
+"b", " B" or 2 are rejected with a message saying what to write, so the visible check, the
+widget and the hidden grading test all read an answer the same way.
+
+This module never holds a correct answer: the notebook passes the explanation (`why`), and the
+hidden tests hold the key.
+"""
+
+from __future__ import annotations
+
+import string
+import sys
+from collections.abc import MutableMapping, Sequence
+
+import ipywidgets
+
+__all__ = ["Choice", "check_choice", "choose", "letters", "reveal"]
+
+_MAX_CHOICES = len(string.ascii_uppercase)
+
+
+def letters(n_choices: int) -> list[str]:
+    """The letters of `n_choices` choices: letters(3) == ["A", "B", "C"]."""
+    if not isinstance(n_choices, int) or not 2 <= n_choices <= _MAX_CHOICES:
+        raise ValueError(f"a question needs 2 to {_MAX_CHOICES} choices, got {n_choices!r}")
+    return list(string.ascii_uppercase[:n_choices])
+
+
+def _spelled(allowed: list[str]) -> str:
+    quoted = [f'"{letter}"' for letter in allowed]
+    return ", ".join(quoted[:-1]) + " or " + quoted[-1]
+
+
+def _problem(name: str, value: object, n_choices: int) -> str | None:
+    """What is wrong with `value` as the answer `name`, in one sentence; None when valid."""
+    allowed = letters(n_choices)
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return (
+            f"Record your choice first: set {name} = {_spelled(allowed)} in the answer cell "
+            "above, then run this cell again."
+        )
+    if isinstance(value, str) and value in allowed:
+        return None
+    hint = ""
+    if isinstance(value, str) and value.strip().upper() in allowed:
+        hint = f' (write {name} = "{value.strip().upper()}": one capital letter, no spaces)'
+    elif not isinstance(value, str):
+        kind = type(value).__name__
+        article = "an" if kind[0] in "aeiou" else "a"
+        hint = f" (it is {article} {kind}, not text: write the letter in quotes)"
+    return f"{name} = {value!r} is not one of {_spelled(allowed)}{hint}."
+
+
+def check_choice(name: str, value: object, n_choices: int) -> str:
+    """Return `value` if it is one of the first `n_choices` capital letters.
+
+    Raises AssertionError with a sentence naming the variable and what to write otherwise.
+    The visible part of a graded question's test cell calls it; the hidden part compares the
+    letter with the key.
+    """
+    problem = _problem(name, value, n_choices)
+    if problem is not None:
+        raise AssertionError(problem)
+    return value
+
+
+def reveal(name: str, value: object, choices_count: int, why: str) -> None:
+    """Plain-text reveal: print the explanation once a valid choice is recorded.
+
+    Prints "You chose B." and then `why` when `value` is a valid letter. Otherwise prints one
+    line saying what to write, and nothing of `why`. Returns None, so a cell ending in
+    reveal(...) shows only the printed text.
+    """
+    problem = _problem(name, value, choices_count)
+    if problem is not None:
+        print(problem)
+        return
+    print(f"You chose {value}.")
+    print(why)
+
+
+class Choice:
+    """What `choose` displayed: the radio buttons, the message area, and the whole box.
+
+    Tests drive it by setting `buttons.value` to a letter and reading `output.outputs`.
+    Evaluating a Choice shows nothing, since `choose` has already displayed it (a cell ending
+    in `choose(...)` would otherwise show the buttons twice); `display(choice.box)` shows it
+    again.
+    """
+
+    def __init__(self, name: str, buttons, output, box) -> None:
+        self.name = name
+        self.buttons = buttons
+        self.output = output
+        self.box = box
+
+    def _ipython_display_(self) -> None:
+        pass
+
+
+def choose(
+    name: str,
+    choices: Sequence[str],
+    why: str | None = None,
+    namespace: MutableMapping | None = None,
+) -> Choice:
+    """Show the choices as radio buttons; a click records the letter in `namespace[name]`.
+
+    Args:
+      name: the answer variable, e.g. "predict_vacuum".
+      choices: the texts of the choices, labelled "A", "B", "C"... in this order.
+      why: the explanation, shown only after a choice is recorded; None shows none.
+      namespace: where the variable lives; default the notebook's user namespace
+        (get_ipython().user_ns), or the caller's globals outside IPython.
+
+    When `namespace[name]` already holds a valid letter (the answer cell ran first), that
+    button is preselected and `why` is shown. A click sets `namespace[name]`, prints
+    `Recorded for this session: name = "B". ...` and only then `why`. Displays the widget and
+    returns a Choice.
+    """
+    allowed = letters(len(choices))
+    if namespace is None:
+        namespace = _user_namespace(sys._getframe(1).f_globals)
+
+    # index=None starts with no button selected; both ipywidgets 7.7 and 8 accept it
+    # (without it, version 7 selects the first choice).
+    buttons = ipywidgets.RadioButtons(
+        options=[
+            (f"{letter}. {text}", letter) for letter, text in zip(allowed, choices, strict=True)
+        ],
+        index=None,
+        layout=ipywidgets.Layout(width="max-content"),
+    )
+    output = ipywidgets.Output()
+    box = ipywidgets.VBox([buttons, output])
+
+    recorded = namespace.get(name)
+    if recorded is not None:
+        problem = _problem(name, recorded, len(choices))
+        if problem is None:
+            buttons.index = allowed.index(recorded)
+            _say(output, [f'Your recorded answer: {name} = "{recorded}".', why])
+        else:
+            _say(output, [problem])
+
+    def on_change(change) -> None:
+        letter = change["new"]
+        if letter is None:
+            return
+        namespace[name] = letter
+        lines = [
+            f'Recorded for this session: {name} = "{letter}". '
+            "Write that line in the answer cell above so it survives a re-run.",
+            why,
+        ]
+        _say(output, lines, clear=True)
+
+    buttons.observe(on_change, names="value")
+    _display(box)
+    return Choice(name, buttons, output, box)
+
+
+def _user_namespace(caller_globals: dict) -> MutableMapping:
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return caller_globals
+    shell = get_ipython()
+    return shell.user_ns if shell is not None else caller_globals
+
+
+def _has_kernel() -> bool:
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
+
+
+def _say(output, lines: list[str | None], clear: bool = False) -> None:
+    """Write lines (None skipped) into the Output widget, replacing its text if `clear`."""
+    text = "\n".join(line for line in lines if line is not None) + "\n"
+    if _has_kernel():
+        # In a kernel the browser routes printed text into the widget (by message id); this
+        # is the route that works in JupyterLab and in Colab's ipywidgets 7.
+        if clear:
+            output.clear_output()
+        with output:
+            print(text, end="")
+    else:
+        # Without a kernel nothing routes printed text, so append it to the widget's state.
+        if clear:
+            output.outputs = ()
+        output.append_stdout(text)
+
+
+def _display(widget) -> None:
+    try:
+        from IPython.display import display
+    except ImportError:
+        return
+    if _has_kernel():
+        display(widget)
