@@ -3,6 +3,7 @@
 Nothing here imports mujoco: `configure_rendering_backend` must run before it is imported.
 """
 
+import ctypes.util
 import os
 import sys
 
@@ -24,6 +25,11 @@ def configure_rendering_backend() -> str | None:
     user wins, and macOS and Windows keep MuJoCo's default (None).
     """
     headless_linux = sys.platform.startswith("linux") and not os.environ.get("DISPLAY")
+    if os.environ.get("MUJOCO_GL") == "osmesa" and ctypes.util.find_library("OSMesa") is None:
+        # MuJoCo would fail at `import mujoco`, before any cell could say why.
+        print("MUJOCO_GL=osmesa needs the OSMesa library, which is not installed: using egl.")
+        os.environ["MUJOCO_GL"] = "egl"
+        os.environ["PYOPENGL_PLATFORM"] = "egl"
     if headless_linux and "MUJOCO_GL" not in os.environ and "mujoco" not in sys.modules:
         os.environ["MUJOCO_GL"] = "egl"
         # PyOpenGL must agree with MuJoCo, or its first GL call looks for GLX.
