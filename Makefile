@@ -16,9 +16,13 @@ $(STAMP): pyproject.toml
 		ipywidgets==7.7.1 ipython_genutils==0.2.0
 	touch $(STAMP)
 
-## lab: set up and open the released lessons in JupyterLab (learners)
+## lab: set up and open the lessons in JupyterLab (learners)
+# Learners work on copies in my-lessons/, so release/ stays as published; a lesson already
+# copied is never overwritten.
 lab: $(STAMP)
-	$(BIN)/jupyter lab --notebook-dir=release
+	mkdir -p my-lessons
+	cp -Rn release/. my-lessons/
+	$(BIN)/jupyter lab --notebook-dir=my-lessons
 
 ## test: set up and run every check of the course and its autograder
 test: $(STAMP)
