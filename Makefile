@@ -1,17 +1,21 @@
 # One word per job. Every target sets up what it needs first (a virtual environment in .venv).
-PYTHON ?= python3
+# The newest Python 3.11+ on PATH (MuJoCo 4 needs 3.11); override with `make PYTHON=...`.
+PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
+	  command -v $$p >/dev/null && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+	  2>/dev/null && echo $$p && break; done)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: lab test build grade format lint clean
 
+# The environment; also Colab's widget versions, kept apart in $(VENV)/ipywidgets7, for the
+# test that the quizzes work under them.
 $(STAMP): pyproject.toml
-	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed (MuJoCo 4)"'
+	@test -n "$(PYTHON)" || { echo "Python 3.11 or newer is needed (MuJoCo 4): none found on PATH"; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[lab,dev]'
-	# Colab's widget versions, kept apart, for the test that the quizzes work under them.
 	$(BIN)/python -m pip install --quiet --no-deps --upgrade --target $(VENV)/ipywidgets7 \
 		ipywidgets==7.7.1 ipython_genutils==0.2.0
 	touch $(STAMP)
