@@ -137,8 +137,10 @@ def test_inertia_check_rejects_a_missing_parallel_axis_term():
 
 def test_inertia_check_accepts_a_rotated_principal_frame():
     """A correct off-diagonal tensor passes whatever order MuJoCo's principal axes take."""
-    parts = [("box", (0.05, 0.02, 0.03), (0.1, -0.05, 0.02), 0.7),
-             ("sphere", (0.03,), (-0.04, 0.08, -0.1), 0.3)]
+    parts = [
+        ("box", (0.05, 0.02, 0.03), (0.1, -0.05, 0.02), 0.7),
+        ("sphere", (0.03,), (-0.04, 0.08, -0.1), 0.3),
+    ]
     model = compiled.compile_xml(scenes.parts_body(parts))
     want = compiled.body_mass_properties(model, "body")
     tensor = want.axes @ np.diag(want.principal) @ want.axes.T
