@@ -20,6 +20,30 @@ $(STAMP): pyproject.toml
 		ipywidgets==7.7.1 ipython_genutils==0.2.0
 	touch $(STAMP)
 
+# A Colab-like environment for grader_tests/test_colab_like.py, built once: Colab's versions
+# that matter (Python 3.12, numpy 2, matplotlib 3.10, ipywidgets 7.7.1 with widgetsnbextension
+# 3.6), and a wheelhouse of what the lessons' first cell installs in Colab, so that the test
+# runs that install step offline. Python: pyenv's 3.12 if there is one, else python3.12 or
+# python3.13 on PATH, else $(PYTHON); override with `make COLAB_PYTHON=...`.
+COLAB_VENV := .venv-colab
+COLAB_STAMP := $(COLAB_VENV)/.installed
+COLAB_PINS := 'numpy>=2,<3' 'matplotlib>=3.10,<3.11' 'ipywidgets==7.7.1' \
+	'widgetsnbextension>=3.6,<3.7' 'notebook>=6.5,<7' 'ipykernel>=6,<7' 'setuptools>=75'
+COLAB_PYTHON ?= $(firstword $(wildcard $(HOME)/.pyenv/versions/3.12.*/bin/python3.12) \
+	$(shell for p in python3.12 python3.13; do \
+	  $$p -c 'import sys; print(sys.executable)' 2>/dev/null && break; done) $(PYTHON))
+
+$(COLAB_STAMP): $(STAMP) pyproject.toml course/classroom/setup_cell.py Makefile
+	rm -rf $(COLAB_VENV)
+	$(COLAB_PYTHON) -m venv $(COLAB_VENV)
+	$(COLAB_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(COLAB_VENV)/bin/python -m pip install --quiet $(COLAB_PINS)
+	$(COLAB_VENV)/bin/python -m pip freeze > $(COLAB_VENV)/preinstalled.txt
+	$(BIN)/python -m course.classroom.setup_cell --colab-requirements > $(COLAB_VENV)/cell.txt
+	$(COLAB_VENV)/bin/python -m pip download --quiet --dest $(COLAB_VENV)/wheelhouse \
+		--constraint $(COLAB_VENV)/preinstalled.txt --requirement $(COLAB_VENV)/cell.txt
+	touch $(COLAB_STAMP)
+
 ## lab: set up and open the lessons in JupyterLab (learners)
 # Learners work on copies in my-lessons/, so release/ stays as published; a lesson already
 # copied is never overwritten.
@@ -29,7 +53,9 @@ lab: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=my-lessons
 
 ## test: set up and run every check of the course and its autograder
-test: $(STAMP)
+# The browser tests need Debian's chromium (.ci/run installs it; or `apt-get install chromium`):
+# without it they are skipped, with that message, except under CI, where they fail.
+test: $(STAMP) $(COLAB_STAMP)
 	$(BIN)/python -m pytest
 
 ## build: regenerate release/ and the self-study solutions from source/ with nbgrader
@@ -50,4 +76,4 @@ lint: $(STAMP)
 	$(BIN)/ruff check course grader_tests source nbgrader_config.py
 
 clean:
-	rm -rf $(VENV) gradebook.db submitted feedback grades.csv
+	rm -rf $(VENV) $(COLAB_VENV) gradebook.db submitted feedback grades.csv

@@ -3,7 +3,8 @@
     python -m course.classroom.build                      # rebuild every lesson
     python -m course.classroom.build 01-world-as-text     # rebuild one lesson
     python -m course.classroom.build --check              # compare with what is committed
-    python -m course.classroom.build --normalise-source   # strip outputs and metadata in source/
+    python -m course.classroom.build --normalise-source   # strip outputs and metadata in source/,
+                                                          # stamp the set-up cell and Colab badge
 
 For each lesson nbgrader's own converters run in this process (GenerateAssignment, then
 GenerateSolution with the preprocessors chosen in nbgrader_config.py) inside a throw-away copy
@@ -12,6 +13,10 @@ notebooks nbgrader writes are then normalised (no outputs, no execution counts, 
 metadata keys, nbformat's JSON layout with a trailing newline) so that a rebuild of an
 unchanged source gives the same bytes, and copied with any other files of the lesson folder to
 release/<lesson>/ and solution/<lesson>/.
+
+`--normalise-source` also stamps each source notebook's set-up cell and "Open in Colab" badge
+from course/classroom/setup_cell.py, and `source_problems` (so `--check` and the tests) reports a
+notebook whose set-up cell or badge is stale.
 
 `--check` builds into a temporary folder, compares file by file with the committed release/
 and solution/, and also fails when a release file carries a solution or hidden-test marker or a
@@ -34,6 +39,8 @@ import time
 from pathlib import Path
 
 import nbformat
+
+from course.classroom import setup_cell
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CONFIG_FILE = "nbgrader_config.py"
@@ -174,7 +181,8 @@ def source_problems(path: Path | str) -> list[str]:
     """What keeps a source notebook from being committed as is (empty when it is clean).
 
     Clean means: no outputs, no execution counts, only the kept metadata keys, the standard
-    Python 3 kernelspec, and the exact bytes nbformat writes (indent 1, sorted keys, newline).
+    Python 3 kernelspec, the set-up cell and Colab badge that setup_cell stamps, and the exact
+    bytes nbformat writes (indent 1, sorted keys, newline).
     """
     path = Path(path)
     name = _display(path)
@@ -211,16 +219,32 @@ def source_problems(path: Path | str) -> list[str]:
         extra += [f"jupyter.{k}" for k in sorted(set(jupyter) - JUPYTER_CELL_KEYS)]
         if extra:
             problems.append(f"{name}: {label} has cell metadata keys {extra}")
+    course_root = _course_root(path)
+    if course_root is not None:
+        problems += setup_cell.stamp_problems(nb, path.parent.name, name, course_root)
     if not problems and text != notebook_text(normalise_notebook(nb)):
         problems.append(f"{name}: not in nbformat's layout (indent 1, sorted keys, final newline)")
     return problems
 
 
+def _course_root(path: Path) -> Path | None:
+    """The course a source notebook (root/source/<lesson>/<lesson>.ipynb) belongs to, when it
+    is a course package with a pyproject.toml, which the set-up cell is written from; None for
+    a bare course folder (such as the harness's toy course), whose cells are not stamped."""
+    root = Path(path).resolve().parents[2]
+    return root if (root / "pyproject.toml").is_file() else None
+
+
 def normalise_source(path: Path | str) -> bool:
-    """Rewrite a source notebook in its normalised form; True when the file changed."""
+    """Rewrite a source notebook in its normalised form, with the current set-up cell and
+    Colab badge stamped in (course/classroom/setup_cell.py); True when the file changed."""
     path = Path(path)
     before = path.read_bytes()
-    after = notebook_text(normalise_notebook(read_notebook(path))).encode("utf-8")
+    nb = read_notebook(path)
+    course_root = _course_root(path)
+    if course_root is not None:
+        nb = setup_cell.stamp_notebook(nb, path.parent.name, course_root)
+    after = notebook_text(normalise_notebook(nb)).encode("utf-8")
     if after == before:
         return False
     path.write_bytes(after)
@@ -479,7 +503,8 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--normalise-source",
         action="store_true",
-        help="rewrite source notebooks without outputs, execution counts and extra metadata",
+        help="rewrite source notebooks without outputs, execution counts and extra metadata, "
+        "with the current set-up cell and Colab badge",
     )
     parser.add_argument("--root", type=Path, default=REPO_ROOT, help=argparse.SUPPRESS)
     return parser.parse_args(argv)
@@ -505,7 +530,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.normalise_source:
         for lesson in lessons:
             path = lesson_notebook(lesson, root=root)
-            if normalise_source(path):
+            try:
+                changed = normalise_source(path)
+            except setup_cell.SetupCellError as exc:
+                print(f"{_display(path, root)}: {exc}", file=sys.stderr)
+                return 1
+            if changed:
                 print(f"normalised {_display(path, root)}")
 
     source = [p for lesson in lessons for p in source_problems(lesson_notebook(lesson, root=root))]
