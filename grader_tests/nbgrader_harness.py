@@ -162,8 +162,30 @@ class Mistake:
         return f"mistake-{self.name}"
 
 
-def load_mistakes(lesson: str, *, mistakes_root: Path | str = MISTAKES_ROOT) -> list[Mistake]:
-    """The mistake fixtures of a lesson, sorted by name (none when the folder is missing)."""
+def edited_solution(lesson: str, grade_id: str, edits, *, root: Path | str = REPO_ROOT) -> str:
+    """The source's solution of one answer cell with `edits` applied: (old, new) pairs, each
+    `old` found exactly once, so a fixture says only what the mistake changes."""
+    solutions = answer_cells(build.read_notebook(build.lesson_notebook(lesson, "source", root)))
+    if grade_id not in solutions:
+        raise ValueError(f"{lesson}: {grade_id!r} is not an answer cell of the source")
+    text = strip_solution_delimiters(solutions[grade_id].source)
+    for old, new in edits:
+        if text.count(old) != 1:
+            raise ValueError(
+                f"{lesson}/{grade_id}: {old!r} occurs {text.count(old)} times in the solution"
+            )
+        text = text.replace(old, new)
+    return text
+
+
+def load_mistakes(
+    lesson: str, *, mistakes_root: Path | str = MISTAKES_ROOT, root: Path | str = REPO_ROOT
+) -> list[Mistake]:
+    """The mistake fixtures of a lesson, sorted by name (none when the folder is missing).
+
+    A fixture states its mistake either as EDITS = {answer grade_id: [(old, new), ...]},
+    applied to the source's solution, or as CELLS = {answer grade_id: whole new source}.
+    """
     folder = Path(mistakes_root) / lesson
     mistakes = []
     for path in sorted(folder.glob("*.py")) if folder.is_dir() else []:
@@ -174,13 +196,15 @@ def load_mistakes(lesson: str, *, mistakes_root: Path | str = MISTAKES_ROOT) -> 
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         doc = (module.__doc__ or "").strip()
-        cells = getattr(module, "CELLS", None)
+        cells = dict(getattr(module, "CELLS", {}))
+        for grade_id, edits in getattr(module, "EDITS", {}).items():
+            cells[grade_id] = edited_solution(lesson, grade_id, edits, root=root)
         loses = getattr(module, "LOSES", None)
         where = build._display(path)
         if not doc or "\n" in doc:
             raise ValueError(f"{where}: needs a one-line docstring naming the mistake")
         if not isinstance(cells, dict) or not cells:
-            raise ValueError(f"{where}: CELLS must be a non-empty dict {{answer grade_id: source}}")
+            raise ValueError(f"{where}: needs EDITS or CELLS naming at least one answer cell")
         if not all(isinstance(k, str) and isinstance(v, str) for k, v in cells.items()):
             raise ValueError(f"{where}: CELLS must map grade_id strings to source strings")
         if isinstance(loses, str) or not loses or not all(isinstance(g, str) for g in loses):

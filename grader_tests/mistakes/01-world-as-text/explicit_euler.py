@@ -10,19 +10,11 @@ LOSES = {
     "drop_heights_matches_mj_step",
 }
 
-CELLS = {
-    "semi_implicit_euler": '''\
-def semi_implicit_euler(x, v, accel, h, c_implicit=0.0):
-    """One step of MuJoCo's Euler integrator: velocity first, then position.
-
-    x, v: position (m) and velocity (m/s), floats or NumPy arrays of the same shape.
-    accel: a function accel(x, v) returning the acceleration (m/s^2) at the current state,
-        damping included.
-    h: timestep, s.
-    c_implicit: damping rate treated implicitly (damping / inertia, 1/s); 0 means none.
-    Returns (x_new, v_new).
-    """
-    v_new = v + h * accel(x, v) / (1 + h * c_implicit)
-    return x + h * v, v_new
-''',
+EDITS = {
+    "semi_implicit_euler": [
+        (
+            "    return x + h * v_new, v_new",
+            "    return x + h * v, v_new",
+        ),
+    ],
 }

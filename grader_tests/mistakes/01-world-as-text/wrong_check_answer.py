@@ -4,8 +4,11 @@ LOSES = {
     "check_drag_area_answer",
 }
 
-CELLS = {
-    "check_drag_area": """\
-check_drag_area = "A"
-""",
+EDITS = {
+    "check_drag_area": [
+        (
+            'check_drag_area = None  # "A", "B" or "C"\ncheck_drag_area = "C"',
+            'check_drag_area = "A"',
+        ),
+    ],
 }

@@ -5,11 +5,11 @@ LOSES = {
     "semi_implicit_euler_implicit_damping",
 }
 
-CELLS = {
-    "semi_implicit_euler": '''\
-def semi_implicit_euler(x, v, accel, h, c_implicit=0.0):
-    """One step of MuJoCo's Euler integrator: velocity first, then position."""
-    v_new = v + h * accel(x, v)
-    return x + h * v_new, v_new
-''',
+EDITS = {
+    "semi_implicit_euler": [
+        (
+            '    """One step of MuJoCo\'s Euler integrator: velocity first, then position.\n\n    x, v: positions and velocities, floats or NumPy arrays of the same shape.\n    accel: a function accel(x, v) returning the acceleration at a state, damping included.\n    h: timestep, s.\n    c_implicit: damping rate treated implicitly (damping / joint inertia, 1/s), a float or an\n        array like v; 0 means none.\n    Returns (x_new, v_new).\n    """\n    v_new = v + h * accel(x, v) / (1 + h * c_implicit)',
+            '    """One step of MuJoCo\'s Euler integrator: velocity first, then position."""\n    v_new = v + h * accel(x, v)',
+        ),
+    ],
 }

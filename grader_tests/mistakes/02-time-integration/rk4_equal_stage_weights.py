@@ -4,17 +4,15 @@ LOSES = {
     "rk4_matches_mj_step",
 }
 
-CELLS = {
-    "rk4": '''\
-def rk4(x, v, accel, h):
-    """One step of the classic fourth-order Runge-Kutta method on the pair (x, v)."""
-    k1x, k1v = v, accel(x, v)
-    k2x = v + h / 2 * k1v
-    k2v = accel(x + h / 2 * k1x, k2x)
-    k3x = v + h / 2 * k2v
-    k3v = accel(x + h / 2 * k2x, k3x)
-    k4x = v + h * k3v
-    k4v = accel(x + h * k3x, k4x)
-    return x + h / 4 * (k1x + k2x + k3x + k4x), v + h / 4 * (k1v + k2v + k3v + k4v)
-''',
+EDITS = {
+    "rk4": [
+        (
+            '    """One step of the classic fourth-order Runge-Kutta method on the pair (x, v).\n\n    x, v: positions and velocities, floats or NumPy arrays of the same shape.\n    accel: a function accel(x, v) returning the acceleration at a state, every force\n        included; it is called four times per step.\n    h: timestep, s.\n    Returns (x_new, v_new).\n    """',
+            '    """One step of the classic fourth-order Runge-Kutta method on the pair (x, v)."""',
+        ),
+        (
+            "    x_new = x + h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x)\n    v_new = v + h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v)\n    return x_new, v_new",
+            "    return x + h / 4 * (k1x + k2x + k3x + k4x), v + h / 4 * (k1v + k2v + k3v + k4v)",
+        ),
+    ],
 }

@@ -4,8 +4,11 @@ LOSES = {
     "quiz_stiff_fix_answer",
 }
 
-CELLS = {
-    "quiz_stiff_fix": """\
-quiz_stiff_fix = "A"
-""",
+EDITS = {
+    "quiz_stiff_fix": [
+        (
+            'quiz_stiff_fix = None  # "A", "B" or "C"\nquiz_stiff_fix = "C"',
+            'quiz_stiff_fix = "A"',
+        ),
+    ],
 }

@@ -4,8 +4,11 @@ LOSES = {
     "quiz_cad_inertia_answer",
 }
 
-CELLS = {
-    "quiz_cad_inertia": """\
-quiz_cad_inertia = "A"
-""",
+EDITS = {
+    "quiz_cad_inertia": [
+        (
+            'quiz_cad_inertia = None  # "A", "B" or "C"\nquiz_cad_inertia = "C"',
+            'quiz_cad_inertia = "A"',
+        ),
+    ],
 }
