@@ -4,7 +4,8 @@ time from the lesson's release and source notebooks (this package holds no solut
 - complete: every answer cell filled in from the source notebook;
 - blank: the release as handed out;
 - partial: the first half of the answer cells filled in;
-- mistake-<name>: up to three typical mistakes of grader_tests/mistakes/<lesson>/;
+- mistake-1, mistake-2, mistake-3: in each lesson, the first three typical mistakes of
+  grader_tests/mistakes/<lesson>/ (a fixture's CELLS, or its EDITS applied to the solution);
 - renamed-colab: complete, but saved by Colab as "Copy of <lesson>.ipynb" with its nbgrader
   metadata gone, so the report shows the cells matched back to the source;
 - no-notebook: a folder with a note and no notebook, so the report shows the reason.
@@ -53,14 +54,14 @@ def filled(release, source, replacements=None, only=None):
         if replacements and grade_id in replacements:
             cell.source = replacements[grade_id]
         elif grade_id in solutions:
-            lines = solutions[grade_id].source.split("\n")
-            cell.source = "\n".join(ln for ln in lines if not SOLUTION_LINE.search(ln))
+            cell.source = _strip(solutions[grade_id].source)
     return nb
 
 
-def mistakes(root: Path, lesson: str) -> list[tuple[str, dict]]:
-    """(name, CELLS) of the first typical mistakes in grader_tests/mistakes/<lesson>/."""
+def mistakes(root: Path, lesson: str, source) -> list[tuple[str, dict]]:
+    """(name, {answer grade_id: source}) of the first typical mistakes of a lesson."""
     folder = root / "grader_tests" / "mistakes" / lesson
+    solutions = {gid: _strip(cell.source) for gid, cell in _answers(source).items()}
     found = []
     for path in sorted(folder.glob("*.py")) if folder.is_dir() else []:
         if path.name.startswith("_") or len(found) >= MISTAKES:
@@ -69,11 +70,23 @@ def mistakes(root: Path, lesson: str) -> list[tuple[str, dict]]:
         module = importlib.util.module_from_spec(spec)
         try:
             spec.loader.exec_module(module)
+            cells = dict(getattr(module, "CELLS", {}))
+            for grade_id, edits in getattr(module, "EDITS", {}).items():
+                text = solutions[grade_id]
+                for old, new in edits:
+                    if text.count(old) != 1:
+                        raise ValueError(f"{path.name}: edit does not apply")
+                    text = text.replace(old, new)
+                cells[grade_id] = text
         except Exception:  # a broken fixture is the grader tests' business, not the demo's
             continue
-        if isinstance(getattr(module, "CELLS", None), dict):
-            found.append((path.stem.replace("_", "-"), module.CELLS))
+        if cells:
+            found.append((path.stem, cells))
     return found
+
+
+def _strip(source: str) -> str:
+    return "\n".join(ln for ln in source.split("\n") if not SOLUTION_LINE.search(ln))
 
 
 def colab_copy(nb):
@@ -96,19 +109,26 @@ def colab_copy(nb):
 def build_class(root: Path, lessons: list[str], folder: Path) -> Path:
     """Write the demo class as folder/<student>/<lesson>/... and return folder."""
     root, folder = Path(root), Path(folder)
-    for lesson in lessons:
-        release = build.read_notebook(build.lesson_notebook(lesson, "release", root))
-        source = build.read_notebook(build.lesson_notebook(lesson, "source", root))
+    notebooks = {
+        lesson: (
+            build.read_notebook(build.lesson_notebook(lesson, "release", root)),
+            build.read_notebook(build.lesson_notebook(lesson, "source", root)),
+        )
+        for lesson in lessons
+    }
+    typical = {lesson: mistakes(root, lesson, source) for lesson, (_, source) in notebooks.items()}
+    # The same students in every lesson, so the table has no row for a lesson not handed in.
+    count = min([len(found) for found in typical.values()] or [0])
+    for lesson, (release, source) in notebooks.items():
         names = list(_answers(release))
         students = {
             "complete": filled(release, source),
             "blank": copy.deepcopy(release),
             "partial": filled(release, source, only=set(names[: len(names) // 2])),
         }
-        for name, cells in mistakes(root, lesson):
-            students[f"mistake-{name}"] = filled(
-                release, source, {k: v for k, v in cells.items() if k in names}
-            )
+        for number, (_, cells) in enumerate(typical[lesson][:count], start=1):
+            changed = {k: v for k, v in cells.items() if k in names}
+            students[f"mistake-{number}"] = filled(release, source, changed)
         for student, nb in students.items():
             build.write_notebook(nb, folder / student / lesson / f"{lesson}.ipynb")
         renamed = folder / "renamed-colab" / lesson / f"Copy of {lesson}.ipynb"

@@ -11,8 +11,7 @@ interrupt on timeout, errors allowed) and adds:
   left out), and grading goes on, so the other answers keep their points;
 - the rebinding guard of `kernel_guard.py` around every test cell;
 - output capped per cell, in the kernel and again on arrival;
-- kernels on Unix sockets with unique absolute paths (`IpcKernelManager`), so kernels
-  started in parallel never collide on a TCP port.
+- kernels from `kernels.py`: on Unix sockets, started ahead, read in short slices.
 
 What happened is recorded as notes in resources["classroom"]["notes"] for the report.
 `KeepPointsOnStderr` (after it in the chain) stops nbgrader from zeroing a passing test
@@ -24,152 +23,22 @@ from __future__ import annotations
 import ast
 import os
 import secrets
-import shutil
-import tempfile
-import uuid
 from pathlib import Path
 from queue import Empty
 from time import monotonic
 
-from jupyter_client.manager import AsyncKernelManager
 from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbclient.util import ensure_async, run_sync
 from nbformat.notebooknode import NotebookNode
 from nbgrader import utils
 from nbgrader.preprocessors import Execute, NbGraderPreprocessor
-from traitlets import Bool, CaselessStrEnum, Integer, List, Unicode
+from traitlets import Bool, Integer, List, Unicode
+
+from course.classroom import kernels
 
 GUARD_SOURCE = (Path(__file__).with_name("kernel_guard.py")).read_text(encoding="utf-8")
 CAP_MARK = "output capped by the grader"
-
-# --------------------------------------------------------------------------------------------
-# Kernels on Unix sockets
-
-_SOCKET_DIR: str | None = None
-
-
-def socket_dir() -> str:
-    """A short private folder for this process's kernel sockets (a socket path may hold only
-    about 100 characters, so /tmp is preferred to a long $TMPDIR)."""
-    global _SOCKET_DIR
-    if _SOCKET_DIR is None or not os.path.isdir(_SOCKET_DIR):
-        base = "/tmp" if os.name == "posix" and os.path.isdir("/tmp") else None
-        _SOCKET_DIR = tempfile.mkdtemp(prefix="cg-", dir=base)
-    return _SOCKET_DIR
-
-
-def remove_socket_dir() -> None:
-    if _SOCKET_DIR:
-        shutil.rmtree(_SOCKET_DIR, ignore_errors=True)
-
-
-class IpcKernelManager(AsyncKernelManager):
-    """A kernel reached through Unix sockets at a unique absolute path.
-
-    jupyter_client's own ipc default is a relative path, which the kernel resolves in the
-    notebook's folder and the client in its own, so they never meet; here each kernel gets
-    /tmp/cg-XXXX/k<random>-<n>.
-    """
-
-    kernel_started = None  # optional callback(pid), set by the worker to track kernels
-
-    transport = CaselessStrEnum(
-        ["tcp", "ipc"], default_value="ipc" if os.name == "posix" else "tcp"
-    ).tag(config=True)
-
-    def _ip_default(self):
-        if self.transport == "ipc":
-            return os.path.join(socket_dir(), "k" + uuid.uuid4().hex[:10])
-        return super()._ip_default()
-
-    async def _async_post_start_kernel(self, **kw):
-        await super()._async_post_start_kernel(**kw)
-        callback = IpcKernelManager.kernel_started
-        pid = getattr(self.provisioner, "pid", None)
-        if callback is not None and pid:
-            callback(pid)
-
-
-# --------------------------------------------------------------------------------------------
-# Waiting for kernel messages in short slices
-
-
-def slice_waits(channel, step: float = 0.5) -> None:
-    """Make channel.get_msg(timeout) wait in slices of `step` seconds.
-
-    nbclient waits for a cell's reply with one poll of up to the cell timeout. When a widget's
-    Output is on screen, nbclient (acting as the front end) sends comm messages on the same
-    shell socket while that poll waits; now and then the socket's wake-up is lost and the reply,
-    long arrived, is read only when the poll times out (60 s lost, seen in about 1 of 40
-    notebooks, with plain nbgrader too). A fresh poll reads what is queued, so short slices
-    bound the loss to `step`.
-    """
-    get = channel.get_msg
-
-    async def get_msg(timeout=None):
-        end = None if timeout is None else monotonic() + timeout
-        while True:
-            left = step if end is None else min(step, end - monotonic())
-            try:
-                return await ensure_async(get(timeout=max(left, 0)))
-            except Empty:
-                if end is not None and monotonic() >= end:
-                    raise
-
-    channel.get_msg = get_msg
-
-
-# --------------------------------------------------------------------------------------------
-# A kernel started ahead of time
-
-# Run by a kernel started ahead, in a namespace of its own: the set-up's imports, skipping any
-# module that would come from the current folder (a lesson's own files are found later, from
-# the notebook's folder).
-PRELOAD = """
-import importlib.util
-import os
-
-for statement, top in {imports!r}:
-    try:
-        spec = importlib.util.find_spec(top)
-        if spec is not None and not (spec.origin or "").startswith(os.getcwd()):
-            exec(statement, {{}})
-    except Exception:
-        pass
-"""
-
-_WARM: list = []  # kernel managers whose kernel is booting for the next notebook
-
-
-async def _take_warm(kernel_name: str):
-    """A kernel started ahead for kernel_name and still alive, or None."""
-    while _WARM:
-        km = _WARM.pop(0)
-        if km.kernel_name == kernel_name and await ensure_async(km.is_alive()):
-            return km
-        await _stop(km)
-    return None
-
-
-async def _stop(km) -> None:
-    try:
-        if await ensure_async(km.is_alive()):
-            await ensure_async(km.shutdown_kernel(now=True))
-        await ensure_async(km.cleanup_resources())
-    except Exception:  # already gone
-        pass
-
-
-def stop_warm_kernels() -> None:
-    """Stop kernels started ahead that no notebook used (at the end of a worker)."""
-
-    async def stop_all():
-        while _WARM:
-            await _stop(_WARM.pop())
-
-    run_sync(stop_all)()
-
 
 # --------------------------------------------------------------------------------------------
 # Notes
@@ -243,7 +112,7 @@ class GuardedExecute(Execute):
     ).tag(config=True)
 
     def __init__(self, **kw):
-        kw.setdefault("kernel_manager_class", IpcKernelManager)
+        kw.setdefault("kernel_manager_class", kernels.IpcKernelManager)
         super().__init__(**kw)
 
     # nbclient hooks ---------------------------------------------------------------------
@@ -451,19 +320,19 @@ class GuardedExecute(Execute):
     async def _start_warm_kernel(self):
         """Start a kernel for the next notebook; it boots (and imports what this notebook's
         set-up imports) while this one's grades are saved."""
-        if len(_WARM) >= 1:
+        if len(kernels.WARM) >= 1:
             return
         saved, self.km = self.km, None
         arguments = list(self.extra_arguments)
         imports = self._setup_imports() if self.preload else []
         if imports:
-            code = PRELOAD.format(imports=imports)
+            code = kernels.PRELOAD.format(imports=imports)
             line = f"exec(compile({code!r}, '<grader preload>', 'exec'), {{}})"
             self.extra_arguments = arguments + [f"--IPKernelApp.exec_lines={line}"]
         try:
             km = self.create_kernel_manager()
             await self.async_start_new_kernel(cwd=os.getcwd())
-            _WARM.append(km)
+            kernels.WARM.append(km)
         except Exception as exc:  # no harm: the next notebook starts its own
             self.log.warning("could not start a kernel ahead: %s", exc)
         finally:
@@ -473,7 +342,7 @@ class GuardedExecute(Execute):
     async def _start_kernel(self):
         moved = False
         if self.km is None and self.warm_kernels:
-            self.km = await _take_warm(self._kernel_name())
+            self.km = await kernels.take_warm(self._kernel_name())
             moved = self.km is not None
         if self.km is None:
             self.km = self.create_kernel_manager()
@@ -482,8 +351,8 @@ class GuardedExecute(Execute):
         mark = monotonic()
         await self.async_start_new_kernel_client()
         self._slow("kernel client ready", mark)
-        slice_waits(self.kc.shell_channel)
-        slice_waits(self.kc.iopub_channel)
+        kernels.slice_waits(self.kc.shell_channel)
+        kernels.slice_waits(self.kc.iopub_channel)
         path = self.resources.get("metadata", {}).get("path")
         if moved and path:
             status, _ = await self._run_quiet(f"import os as _os; _os.chdir({path!r}); del _os", 30)

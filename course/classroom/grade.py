@@ -345,8 +345,13 @@ def grade_class(args, root: Path, config, staging: Path, graders) -> tuple[list[
         result["feedback"] = _move(
             result.get("feedback"), root / "feedback" / student / lesson / f"{lesson}.html"
         )
-        if gradebook is not None:
-            records.record(gradebook, result)
+        if gradebook is not None and lesson not in failed:
+            try:
+                records.record(gradebook, result)
+            except Exception as exc:  # reported, and the run goes on
+                problem = f"{student} ({lesson}) could not be written to the gradebook: {exc}"
+                facts["problems"].append(problem)
+                result["notes"].append({"kind": "gradebook", "text": problem, "cell": None})
         results.append(result)
         problems = sum(r["status"] in ("not graded", "no notebook") for r in results)
         progress.update(len(results), problems)
@@ -467,6 +472,7 @@ def main(argv: list[str] | None = None) -> int:
 
         config = build.load_nbgrader_config(root)
         records.read_alembic_head_in_process()
+        records.fast_disposable_gradebooks(staging)
         if args.merge:
             results, facts = merge(root, config, staging)
             write_outputs(root, config, results, facts)

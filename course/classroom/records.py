@@ -37,6 +37,29 @@ def read_alembic_head_in_process() -> None:
         nbgrader.api.get_alembic_version = lambda: head
 
 
+def fast_disposable_gradebooks(folder: str | Path) -> None:
+    """Let SQLite skip waiting for the disk on gradebooks inside `folder` (the run's staging
+    folder: the template and the workers' copies are thrown away at the end). The course's
+    gradebook keeps SQLite's default, safe settings."""
+    import sqlite3
+
+    from sqlalchemy import event
+    from sqlalchemy.engine import Engine
+
+    folder = str(Path(folder).resolve())
+
+    @event.listens_for(Engine, "connect")
+    def _pragmas(connection, _record):
+        if not isinstance(connection, sqlite3.Connection):
+            return
+        cursor = connection.cursor()
+        files = [row[2] for row in cursor.execute("PRAGMA database_list") if row[1] == "main"]
+        if files and files[0] and str(Path(files[0]).resolve()).startswith(folder):
+            cursor.execute("PRAGMA synchronous=OFF")
+            cursor.execute("PRAGMA journal_mode=MEMORY")
+        cursor.close()
+
+
 def record(gb, result: dict) -> None:
     """Write one submission's grades (from a worker, or a failure) to an open nbgrader
     Gradebook."""

@@ -49,7 +49,7 @@ def _feedback_class():
         def start(self):
             self.init_notebooks()
             self.writer = FilesWriter(parent=self, config=self.config)
-            key = id(self.config)
+            key = "html"  # one exporter per worker: every job uses the same configuration
             if key not in self.exporters:
                 from course.classroom.feedback import feedback_exporter_class
 
@@ -67,22 +67,6 @@ def _feedback_class():
                 os.chdir(here)
 
     return ClassroomFeedback
-
-
-def _fast_private_gradebooks() -> None:
-    """A worker's gradebook is a disposable copy: let SQLite skip waiting for the disk."""
-    import sqlite3
-
-    from sqlalchemy import event
-    from sqlalchemy.engine import Engine
-
-    @event.listens_for(Engine, "connect")
-    def _pragmas(connection, _record):
-        if isinstance(connection, sqlite3.Connection):
-            cursor = connection.cursor()
-            cursor.execute("PRAGMA synchronous=OFF")
-            cursor.execute("PRAGMA journal_mode=MEMORY")
-            cursor.close()
 
 
 def _autograde_class():
@@ -375,11 +359,13 @@ def main(conn, setup: dict, index: int) -> None:
     os.dup2(log_file.fileno(), 2)
     sys.stdout = sys.stderr = log_file
     prepare_environment(setup)
-    _fast_private_gradebooks()
-    logging.basicConfig(stream=log_file, level=logging.WARNING)
-    from course.classroom import execute
+    from course.classroom.records import fast_disposable_gradebooks
 
-    execute.IpcKernelManager.kernel_started = lambda pid: conn.send({"type": "kernel", "pid": pid})
+    fast_disposable_gradebooks(setup["staging"])
+    logging.basicConfig(stream=log_file, level=logging.WARNING)
+    from course.classroom import kernels
+
+    kernels.IpcKernelManager.kernel_started = lambda pid: conn.send({"type": "kernel", "pid": pid})
     worker = Worker(setup, index, conn.send)
     conn.send({"type": "ready", "pid": os.getpid()})
     try:
@@ -394,5 +380,17 @@ def main(conn, setup: dict, index: int) -> None:
     except (EOFError, KeyboardInterrupt):
         pass
     finally:
-        execute.stop_warm_kernels()
-        execute.remove_socket_dir()
+        kernels.stop_warm_kernels()
+        kernels.remove_socket_dir()
+        try:
+            import resource
+
+            own = resource.getrusage(resource.RUSAGE_SELF)
+            children = resource.getrusage(resource.RUSAGE_CHILDREN)
+            print(
+                f"cpu seconds: worker {own.ru_utime + own.ru_stime:.1f}, "
+                f"kernels {children.ru_utime + children.ru_stime:.1f}",
+                file=sys.stderr,
+            )
+        except (ImportError, OSError):
+            pass
