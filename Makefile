@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Python 3.11 or newer is needed (MuJoCo 4): none found on PATH"; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[lab,dev]'
+	$(BIN)/python -m pip install --quiet -e '.[instructor,dev]'
 	$(BIN)/python -m pip install --quiet --no-deps --upgrade --target $(VENV)/ipywidgets7 \
 		ipywidgets==7.7.1 ipython_genutils==0.2.0
 	touch $(STAMP)
@@ -33,13 +33,13 @@ COLAB_PYTHON ?= $(firstword $(wildcard $(HOME)/.pyenv/versions/3.12.*/bin/python
 	$(shell for p in python3.12 python3.13; do \
 	  $$p -c 'import sys; print(sys.executable)' 2>/dev/null && break; done) $(PYTHON))
 
-$(COLAB_STAMP): $(STAMP) pyproject.toml course/classroom/setup_cell.py Makefile
+$(COLAB_STAMP): $(STAMP) pyproject.toml classroom/setup_cell.py Makefile
 	rm -rf $(COLAB_VENV)
 	$(COLAB_PYTHON) -m venv $(COLAB_VENV)
 	$(COLAB_VENV)/bin/python -m pip install --quiet --upgrade pip
 	$(COLAB_VENV)/bin/python -m pip install --quiet $(COLAB_PINS)
 	$(COLAB_VENV)/bin/python -m pip freeze > $(COLAB_VENV)/preinstalled.txt
-	$(BIN)/python -m course.classroom.setup_cell --colab-requirements > $(COLAB_VENV)/cell.txt
+	$(BIN)/python -m classroom.setup_cell --colab-requirements > $(COLAB_VENV)/cell.txt
 	$(COLAB_VENV)/bin/python -m pip download --quiet --dest $(COLAB_VENV)/wheelhouse \
 		--constraint $(COLAB_VENV)/preinstalled.txt --requirement $(COLAB_VENV)/cell.txt
 	touch $(COLAB_STAMP)
@@ -60,20 +60,20 @@ test: $(STAMP) $(COLAB_STAMP)
 
 ## build: regenerate release/ and the self-study solutions from source/ with nbgrader
 build: $(STAMP)
-	$(BIN)/python -m course.classroom.build
+	$(BIN)/python -m classroom.build
 
 ## grade: grade the bundled demo class into autograded/, feedback/ and grades.csv
 grade: $(STAMP)
-	$(BIN)/python -m course.classroom.grade --demo
+	$(BIN)/python -m classroom.grade --demo
 
 ## format: format and lint the package, the tests and the source notebooks
 format: $(STAMP)
-	$(BIN)/ruff format course grader_tests source nbgrader_config.py
-	$(BIN)/ruff check --fix course grader_tests source nbgrader_config.py
+	$(BIN)/ruff format course classroom grader_tests source nbgrader_config.py
+	$(BIN)/ruff check --fix course classroom grader_tests source nbgrader_config.py
 
 lint: $(STAMP)
-	$(BIN)/ruff format --check course grader_tests source nbgrader_config.py
-	$(BIN)/ruff check course grader_tests source nbgrader_config.py
+	$(BIN)/ruff format --check course classroom grader_tests source nbgrader_config.py
+	$(BIN)/ruff check course classroom grader_tests source nbgrader_config.py
 
 clean:
 	rm -rf $(VENV) $(COLAB_VENV) gradebook.db submitted feedback grades.csv

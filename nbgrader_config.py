@@ -5,11 +5,23 @@ feedback/), so `nbgrader generate_assignment 01-world-as-text` works from the ro
 """
 
 import os
+import sys
 from pathlib import Path
 
 c = get_config()  # noqa: F821 (injected by traitlets when nbgrader loads this file)
 
 ROOT = Path(__file__).resolve().parent
+# The instructor's tools (classroom/) are not part of the installed course package: nbgrader
+# finds them here, in the course directory.
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from classroom import preprocessors  # noqa: E402
+
+# The course's preprocessors in nbgrader's own chains (autograde, feedback), so that
+# `nbgrader autograde` and `nbgrader generate_feedback` grade and hide exactly as
+# `python -m classroom.grade` does.
+preprocessors.configure(c)
 
 c.CourseDirectory.root = str(ROOT)
 c.CourseDirectory.course_id = "mujoco-physics"

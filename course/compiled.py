@@ -22,6 +22,24 @@ def compile_xml(xml: str) -> mujoco.MjModel:
         raise ModelError(f"MuJoCo could not compile the model: {error}") from None
 
 
+def as_model(xml_or_model) -> mujoco.MjModel:
+    """An MjModel as given, or compiled from MJCF text."""
+    if isinstance(xml_or_model, mujoco.MjModel):
+        return xml_or_model
+    if isinstance(xml_or_model, str):
+        return compile_xml(xml_or_model)
+    raise TypeError(f"expected MJCF text or a mujoco.MjModel, got {type(xml_or_model).__name__}")
+
+
+def compile_or_error(xml: str) -> tuple[mujoco.MjModel | None, str | None]:
+    """(model, None) when MuJoCo compiles `xml`, else (None, the first line of its error)."""
+    try:
+        return compile_xml(xml), None
+    except ModelError as error:
+        message = str(error).removeprefix("MuJoCo could not compile the model: ")
+        return None, message.splitlines()[0].removeprefix("Error: ")
+
+
 @dataclass(frozen=True)
 class MassProperties:
     """A body's compiled mass properties, in the body frame.

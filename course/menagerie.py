@@ -57,16 +57,9 @@ def load_model(
     mujoco_menagerie.UnknownRobotError / UnknownEntryPointError for a misspelt name: that is
     a bug in the calling cell, and the error suggests the right spelling.
     """
-    xml = _model_xml(name, entry, check_network)
-    if xml is None:
-        return None
     import mujoco
 
-    try:
-        return mujoco.MjModel.from_xml_path(str(xml))
-    except ValueError as exc:
-        print(f"Menagerie model {name!r} did not compile: {_first_line(exc)} {_NOT_GRADED}")
-        return None
+    return _read(name, entry, check_network, mujoco.MjModel.from_xml_path, "did not compile")
 
 
 def load_spec(
@@ -76,15 +69,20 @@ def load_spec(
 
     Give the result to `model_summary` to learn which bodies state their inertia explicitly.
     """
+    import mujoco
+
+    return _read(name, entry, check_network, mujoco.MjSpec.from_file, "could not be parsed")
+
+
+def _read(name: str, entry: str | None, check_network: bool, reader, failure: str):
+    """reader(path of the model's XML), or None after one line saying why."""
     xml = _model_xml(name, entry, check_network)
     if xml is None:
         return None
-    import mujoco
-
     try:
-        return mujoco.MjSpec.from_file(str(xml))
+        return reader(str(xml))
     except ValueError as exc:
-        print(f"Menagerie model {name!r} could not be parsed: {_first_line(exc)} {_NOT_GRADED}")
+        print(f"Menagerie model {name!r} {failure}: {_first_line(exc)} {_NOT_GRADED}")
         return None
 
 

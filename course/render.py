@@ -94,12 +94,10 @@ def _short(exc: BaseException, limit: int = 120) -> str:
 
 
 def _as_model(xml_or_model: str | mujoco.MjModel) -> mujoco.MjModel:
-    mujoco = _import_mujoco()
-    if isinstance(xml_or_model, str):
-        return mujoco.MjModel.from_xml_string(xml_or_model)
-    if isinstance(xml_or_model, mujoco.MjModel):
-        return xml_or_model
-    raise TypeError(f"expected MJCF text or a mujoco.MjModel, got {type(xml_or_model).__name__}")
+    _import_mujoco()
+    from course.compiled import as_model
+
+    return as_model(xml_or_model)
 
 
 def simulate_frames(
@@ -132,19 +130,8 @@ def simulate_frames(
       RenderingUnavailable: no OpenGL back end could start.
       ValueError: a bad size, duration, rate or camera name.
     """
-    if seconds <= 0 or fps <= 0:
-        raise ValueError(f"seconds and fps must be positive, got {seconds} and {fps}")
-    for label, size in (("width", width), ("height", height)):
-        if int(size) != size or size <= 0 or size % 2:
-            raise ValueError(f"{label} must be a positive even number of pixels, got {size}")
     mujoco = _import_mujoco()
-    model = _as_model(xml_or_model)
-    if isinstance(camera, str) and mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_CAMERA, camera) < 0:
-        raise ValueError(f"the model has no camera named {camera!r}")
-    # The Renderer refuses sizes above the offscreen buffer; enlarging it changes no physics.
-    model.vis.global_.offwidth = max(model.vis.global_.offwidth, int(width))
-    model.vis.global_.offheight = max(model.vis.global_.offheight, int(height))
-
+    model = _checked_model(mujoco, xml_or_model, seconds, fps, width, height, camera)
     data = mujoco.MjData(model)
     if setup is not None:
         setup(model, data)
@@ -167,6 +154,22 @@ def simulate_frames(
     finally:
         renderer.close()
     return frames
+
+
+def _checked_model(mujoco, xml_or_model, seconds, fps, width, height, camera):
+    """The model to film, its offscreen buffer large enough; ValueError for a bad request."""
+    if seconds <= 0 or fps <= 0:
+        raise ValueError(f"seconds and fps must be positive, got {seconds} and {fps}")
+    for label, size in (("width", width), ("height", height)):
+        if int(size) != size or size <= 0 or size % 2:
+            raise ValueError(f"{label} must be a positive even number of pixels, got {size}")
+    model = _as_model(xml_or_model)
+    if isinstance(camera, str) and mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_CAMERA, camera) < 0:
+        raise ValueError(f"the model has no camera named {camera!r}")
+    # The Renderer refuses sizes above the offscreen buffer; enlarging it changes no physics.
+    model.vis.global_.offwidth = max(model.vis.global_.offwidth, int(width))
+    model.vis.global_.offheight = max(model.vis.global_.offheight, int(height))
+    return model
 
 
 def _open_renderer(mujoco, model, width: int, height: int):
@@ -204,19 +207,12 @@ def show_video(
 
 
 def show_simulation(
-    xml_or_model: str | mujoco.MjModel,
-    seconds: float,
-    *,
-    fps: float = DEFAULT_FPS,
-    width: int = DEFAULT_WIDTH,
-    height: int = DEFAULT_HEIGHT,
-    camera: str | int | None = None,
-    setup: Callable[[mujoco.MjModel, mujoco.MjData], None] | None = None,
-    title: str | None = None,
+    xml_or_model: str | mujoco.MjModel, seconds: float, *, title: str | None = None, **options
 ) -> bool:
     """Simulate a scene from rest and show it as a video; return True when a video was shown.
 
-    Arguments are those of `simulate_frames`, plus an optional `title` above the video.
+    Arguments are those of `simulate_frames` (`options`: fps, width, height, camera, setup),
+    plus an optional `title` above the video.
     When no video can be made (no OpenGL back end, no ffmpeg, ffmpeg failed) it prints one
     line saying why and returns False; it never raises for those reasons. While nbgrader grades
     the notebook it prints "Video skipped while grading." and renders nothing.
@@ -227,20 +223,12 @@ def show_simulation(
         return False
     try:
         ensure_ffmpeg()
-        frames = simulate_frames(
-            xml_or_model,
-            seconds,
-            fps=fps,
-            width=width,
-            height=height,
-            camera=camera,
-            setup=setup,
-        )
+        frames = simulate_frames(xml_or_model, seconds, **options)
     except RenderingUnavailable as exc:
         print(f"Video skipped: {exc}. {_SKIPPED_TAIL}")
         return False
     try:
-        show_video(frames, fps=fps, title=title)
+        show_video(frames, fps=options.get("fps", DEFAULT_FPS), title=title)
     except (RuntimeError, OSError) as exc:  # mediapy reports a failed ffmpeg as RuntimeError
         print(f"Video skipped: ffmpeg could not encode the clip: {_short(exc)}. {_SKIPPED_TAIL}")
         return False

@@ -1,8 +1,14 @@
-"""Shared fixtures of the grader tests: the repository root and the lessons found in source/.
+"""Shared fixtures of the grader tests: the repository root and the lessons of the registry.
 
-A lesson is a folder source/NN-name/ holding NN-name.ipynb; every test that takes a `lesson`
-argument runs once per lesson, and every test that takes a `mistake` argument once per mistake
-fixture in grader_tests/mistakes/<lesson>/, so a new lesson is covered without editing a test.
+The lessons are those the learner's package declares (`course.lessons.registry()`, each lesson
+folder's `LESSON`); a test that takes a `lesson` argument runs once per lesson, and a test that
+takes a `mistake` argument once per mistake fixture in grader_tests/mistakes/<lesson>/, so a
+new lesson is covered without editing a test. (grader_tests/lessons/test_registry.py checks
+that the registry and source/ list the same lessons.)
+
+The tests mirror the code: lessons/ (one suite over every lesson, and each lesson's own
+tests), course/ (the learner's package), classroom/ (the instructor's tools), learner/ (the
+lessons in JupyterLab, a Colab-like kernel and offline). support/ holds helpers, not tests.
 """
 
 import sys
@@ -11,16 +17,15 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-HERE = Path(__file__).resolve().parent
-for folder in (REPO_ROOT, HERE):
+SUPPORT = Path(__file__).resolve().parent / "support"
+for folder in (REPO_ROOT, SUPPORT):
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
-from nbgrader_harness import load_mistakes  # noqa: E402
+from classroom.notebooks import load_mistakes  # noqa: E402
+from course.lessons import registry  # noqa: E402
 
-from course.classroom.build import discover_lessons  # noqa: E402
-
-LESSONS = discover_lessons(REPO_ROOT)
+LESSONS = list(registry())
 
 
 @pytest.fixture(scope="session")
@@ -31,7 +36,7 @@ def repo_root() -> Path:
 
 @pytest.fixture(scope="session")
 def lessons() -> list[str]:
-    """Every lesson in source/, in order."""
+    """Every lesson of the registry, in order."""
     return list(LESSONS)
 
 

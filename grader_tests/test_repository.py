@@ -36,7 +36,7 @@ def test_every_dependency_has_a_tested_range():
     """Each dependency names a lower bound, and all but Menagerie's dated releases an upper one."""
     for requirement in pyproject_requirements():
         assert ">=" in requirement, requirement
-        if not requirement.startswith("mujoco-menagerie"):
+        if not requirement.startswith("mujoco-menagerie"):  # dated releases, no upper bound
             assert "<" in requirement, f"{requirement} has no upper bound"
 
 
@@ -51,7 +51,7 @@ def test_readme_commands_exist_in_the_makefile():
 
 def test_top_level_layout():
     """The top-level folders DESIGN.md promises are there."""
-    for name in ("course", "source", "release", "autograded", "grader_tests"):
+    for name in ("course", "classroom", "source", "release", "autograded", "grader_tests"):
         assert (ROOT / name).is_dir(), name
     for name in (
         "environment.yml",
@@ -71,7 +71,7 @@ def test_top_level_layout():
 def test_code_and_notebooks_are_formatted_and_lint_clean():
     """ruff finds nothing to fix in the package, the tests and the source notebooks."""
     ruff = shutil.which("ruff", path=str(Path(sys.executable).parent))
-    paths = ["course", "grader_tests", "source", "nbgrader_config.py"]
+    paths = ["course", "classroom", "grader_tests", "source", "nbgrader_config.py"]
     lint = subprocess.run([ruff, "check", *paths], cwd=ROOT, capture_output=True, text=True)
     assert lint.returncode == 0, lint.stdout[-3000:]
     fmt = subprocess.run(

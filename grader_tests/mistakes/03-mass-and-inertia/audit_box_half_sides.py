@@ -8,7 +8,7 @@ EDITS = {
     "audit_inertias": [
         (
             "        sides = np.sqrt(np.maximum(6 / mass * (moments.sum() - 2 * moments), 0.0))",
-            "        sides = np.sqrt(np.maximum(3 / mass * (moments.sum() - 2 * moments), 0.0)) / 2",
+            "        sides = np.sqrt(np.maximum(6 / mass * (moments.sum() - 2 * moments), 0.0)) / 2",
         ),
     ],
 }

@@ -1,0 +1,147 @@
+"""Grade a class: every submission of one lesson or all lessons, in parallel, none dropped.
+
+    python -m classroom.grade [LESSON ...]            # submitted/ (nbgrader's layout)
+    python -m classroom.grade --zip download.zip      # an LMS download (zip or folder)
+    python -m classroom.grade --exchange              # nbgrader's exchange (collect)
+    python -m classroom.grade --demo                  # the bundled demo class
+    options: --submitted DIR  --pattern REGEX  --workers N  --cell-timeout S
+             --notebook-timeout S  --root DIR  --shard K/N  --merge  --workdir DIR
+
+Run from the course directory. It is nbgrader underneath, run in process: its
+GenerateAssignment registers each lesson in the gradebook, its Autograde converter grades
+each submission with the course's preprocessors in its chains (`classroom.preprocessors`),
+GenerateFeedback renders the feedback, and its CSV export writes grades.csv; how a run goes
+is in `classroom.grading.run`. Every submission ends as a row with a score or a reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import warnings
+from pathlib import Path
+
+# build and intake load nbformat (and jsonschema: over a second here); they are imported
+# inside the functions, after main() has started the worker processes.
+from classroom.grading import pool, records, run, shards
+from classroom.grading.staging import GradeError
+
+MAX_OUTPUT_CHARS = 1_000_000
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m classroom.grade",
+        description="Grade every submission of a class with nbgrader, in parallel.",
+    )
+    parser.add_argument("lessons", nargs="*", metavar="LESSON", help="default: every lesson")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--demo", action="store_true", help="grade the bundled demo class")
+    source.add_argument(
+        "--submitted", type=Path, help="a submitted/ tree (default: ROOT/submitted)"
+    )
+    source.add_argument("--zip", type=Path, help="an LMS download: a .zip or a folder")
+    source.add_argument("--exchange", action="store_true", help="collect from nbgrader's exchange")
+    source.add_argument("--merge", action="store_true", help="merge the results of --shard runs")
+    parser.add_argument(
+        "--pattern",
+        help="with --zip: regular expression with (?P<student_id>...) and optionally "
+        "(?P<file_id>...) and (?P<timestamp>...), matched against each file's path",
+    )
+    parser.add_argument("--workers", type=int, default=None, help="default: the cores")
+    parser.add_argument("--cell-timeout", type=int, default=None, help="seconds per cell")
+    parser.add_argument("--notebook-timeout", type=int, default=600, help="seconds per notebook")
+    parser.add_argument("--root", type=Path, default=Path("."), help="the course directory")
+    parser.add_argument("--shard", help="K/N: grade only the K-th of N ranges of students")
+    parser.add_argument("--workdir", type=Path, help="keep the staging files here")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    args = parser.parse_args(argv)
+    _check(parser, args)
+    return args
+
+
+def _check(parser, args) -> None:
+    if args.pattern and not args.zip:
+        parser.error("--pattern goes with --zip")
+    if args.shard:
+        try:
+            k, n = (int(x) for x in args.shard.split("/"))
+            assert 1 <= k <= n
+        except (ValueError, AssertionError):
+            parser.error("--shard takes K/N with 1 <= K <= N, for example 2/3")
+        args.shard = (k, n)
+    if args.merge and (args.shard or args.lessons):
+        parser.error("--merge takes no lessons and no --shard")
+    if args.workers is not None and args.workers < 1:
+        parser.error("--workers must be at least 1")
+
+
+def default_workers() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def _work(root: Path, staging: Path, args, graders):
+    from classroom import build
+
+    config = build.load_nbgrader_config(root)
+    records.read_alembic_head_in_process()
+    records.fast_disposable_gradebooks(staging)
+    if args.merge:
+        results, facts = shards.merge(root, config, staging)
+        run.write_outputs(root, config, results, facts)
+    else:
+        results, facts = run.grade_class(args, root, config, staging, graders)
+        run.write_outputs(root, config, results, facts, shard=args.shard)
+    return facts
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    # nbgrader 0.9's gradebook code trips SQLAlchemy 2's autoflush warnings; they are noise.
+    warnings.filterwarnings("ignore", message=".*not in session.*")
+    root = args.root.resolve()
+    if not (root / "nbgrader_config.py").is_file():
+        print(f"error: {root} has no nbgrader_config.py: pass --root", file=sys.stderr)
+        return 2
+    if args.workdir:
+        staging = args.workdir.resolve()
+        staging.mkdir(parents=True, exist_ok=True)
+    else:
+        staging = Path(tempfile.mkdtemp(prefix="grade-"))
+    graders = None
+    if not args.merge:
+        # Started first: each worker loads nbgrader (seconds) while this process reads the
+        # input and generates the lessons.
+        setup = {
+            "staging": str(staging),
+            "root": str(root),
+            "notebook_timeout": args.notebook_timeout,
+            "max_output_chars": MAX_OUTPUT_CHARS,
+        }
+        graders = pool.Pool(setup, args.workers or default_workers())
+    try:
+        facts = _work(root, staging, args, graders)
+    except GradeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted: the submissions finished so far are in the gradebook", file=sys.stderr)
+        return 130
+    finally:
+        if graders is not None:
+            graders.close()
+        if not args.workdir:
+            shutil.rmtree(staging, ignore_errors=True)
+    for problem in facts.get("problems", []):
+        print(f"warning: {problem}", file=sys.stderr)
+    return 1 if facts.get("failed_lessons") else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,150 @@
+"""What grading says about a submission, built in one place: notes, grades, results, jobs.
+
+A `Note` is one thing the grader noticed and what it did about it ("notebook handed in as
+'Copy of ...'; graded as 01-world-as-text"). Preprocessors record notes in the notebook's
+metadata (`record_note`), so they reach the report and the feedback on every route (the
+grading command, `nbgrader autograde`, `nbgrader generate_feedback`). A `Result` is one
+submission's outcome, and every submission ends as one: graded, or not, with a reason.
+Results cross process boundaries and files as plain dicts (`as_dict` / `from_dict`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+
+# Statuses, in the order a report lists them.
+GRADED = "graded"
+GRADED_WITH_NOTES = "graded with notes"
+NOT_GRADED = "not graded"
+NO_NOTEBOOK = "no notebook"
+STATUSES = (GRADED, GRADED_WITH_NOTES, NOT_GRADED, NO_NOTEBOOK)
+
+NOTES_KEY = "classroom"  # notebook metadata key under which preprocessors leave their notes
+QUIET_KINDS = frozenset({"extra-files"})  # noted, but not worth "graded with notes"
+
+
+@dataclass
+class Note:
+    """Something unusual about a submission: its kind ("renamed", "cell-timeout", ...), one
+    sentence, and the cell it concerns (index and grade_id) when there is one."""
+
+    kind: str
+    text: str
+    cell: int | None = None
+    grade_id: str | None = None
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Note:
+        return cls(**{f.name: data.get(f.name) for f in fields(cls)})
+
+
+def record_note(nb, kind: str, text: str, cell: int | None = None, grade_id=None) -> Note:
+    """Add a note to the notebook's metadata (where the report and feedback read it)."""
+    note = Note(kind, text, cell, grade_id)
+    nb.metadata.setdefault(NOTES_KEY, {}).setdefault("notes", []).append(note.as_dict())
+    return note
+
+
+def notes_of(nb) -> list[Note]:
+    """The notes preprocessors left in a notebook's metadata."""
+    stored = nb.metadata.get(NOTES_KEY, {}).get("notes", [])
+    return [Note.from_dict(n) for n in stored if isinstance(n, dict)]
+
+
+@dataclass
+class Grade:
+    """One test cell's score, as nbgrader's gradebook holds it."""
+
+    notebook: str
+    name: str
+    auto_score: float | None
+    max_score: float
+    needs_manual_grade: bool = False
+
+
+@dataclass
+class Job:
+    """One submission to grade: the files a student handed in for one lesson (numbered by
+    the run that grades it)."""
+
+    student: str
+    lesson: str
+    files: list[str] = field(default_factory=list)
+    base: str | None = None  # folder the files' relative paths start from
+    timestamp: str | None = None
+    notes: list[Note] = field(default_factory=list)
+    cell_timeout: int | None = None
+    id: int = 0
+
+    def note(self, kind: str, text: str) -> None:
+        self.notes.append(Note(kind, text))
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Job:
+        values = {f.name: data[f.name] for f in fields(cls) if f.name in data}
+        values["notes"] = [Note.from_dict(n) for n in data.get("notes", [])]
+        return cls(**values)
+
+
+@dataclass
+class Result:
+    """One submission's outcome."""
+
+    id: int
+    student: str
+    lesson: str
+    status: str = GRADED
+    reason: str | None = None
+    notes: list[Note] = field(default_factory=list)
+    grades: list[Grade] = field(default_factory=list)
+    comments: list[dict] = field(default_factory=list)
+    late_penalties: dict = field(default_factory=dict)
+    timestamp: str | None = None
+    autograded: str | None = None
+    feedback: str | None = None
+    seconds: float = 0.0
+    max: float = 0.0
+    worker: int | None = None
+    timings: dict = field(default_factory=dict)
+
+    @classmethod
+    def for_job(cls, job: Job, status: str = GRADED, reason: str | None = None) -> Result:
+        """A result for `job`, carrying the notes intake made about it."""
+        return cls(job.id, job.student, job.lesson, status, reason, list(job.notes))
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.lesson, self.student)
+
+    def totals(self) -> tuple[float, float]:
+        """(score, maximum), late penalties taken off, as nbgrader counts them."""
+        score = sum(float(g.auto_score or 0) for g in self.grades)
+        maximum = sum(float(g.max_score or 0) for g in self.grades) or self.max
+        score -= sum(float(p or 0) for p in self.late_penalties.values())
+        return max(score, 0.0), maximum
+
+    def settle(self) -> None:
+        """After grading: "graded with notes" when a note is worth the instructor's eye."""
+        if self.status == GRADED and any(n.kind not in QUIET_KINDS for n in self.notes):
+            self.status = GRADED_WITH_NOTES
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Result:
+        values = {f.name: data.get(f.name) for f in fields(cls) if f.name in data}
+        values["notes"] = [Note.from_dict(n) for n in data.get("notes", [])]
+        values["grades"] = [Grade(**g) for g in data.get("grades", [])]
+        return cls(**values)
+
+
+def failure(job: Job, status: str, reason: str) -> Result:
+    """The result of a submission that could not be graded: 0, with the reason."""
+    return Result.for_job(job, status, reason)

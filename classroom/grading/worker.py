@@ -1,0 +1,348 @@
+"""A grading worker process: nbgrader's Autograde and GenerateFeedback for one submission at a
+time, against a private copy of the gradebook.
+
+The parent (`grade.py`) starts one worker per core. Each worker works in the shared staging
+course directory (source/, release/, submitted/, autograded/, feedback/ of this run) but
+writes grades only to its own copy of the gradebook, so workers never contend for a database;
+the grades are sent back to the parent, the one writer of the course's gradebook.
+
+Per job: pick the learner's notebook among the files handed in and read it
+(`submissions.choose_notebook`, `submissions.read_submission`), write it to
+submitted/<student>/<lesson>/, run nbgrader's Autograde converter with the course's
+preprocessors in its chains (`classroom.preprocessors`: the cells matched back to the
+release, the guarded kernel), read the grades and the preprocessors' notes back, and render
+the feedback with `HideHiddenTests` and `GraderNotes`.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import os
+import shutil
+import sys
+import time
+import traceback
+from pathlib import Path
+
+import nbformat
+
+from classroom import build, notebooks, preprocessors
+from classroom.grading import submissions
+from classroom.grading.results import (
+    NO_NOTEBOOK,
+    NOT_GRADED,
+    Grade,
+    Job,
+    Note,
+    Result,
+    notes_of,
+)
+
+IGNORED_PARTS = {".ipynb_checkpoints", "__pycache__", "__MACOSX", ".DS_Store"}
+MAX_EXTRA_FILE = 50 * 1024 * 1024  # larger extra files are reported, not copied
+
+
+# --------------------------------------------------------------------------------------------
+# nbgrader converters with the course's preprocessors
+
+
+def _feedback_class():
+    from nbconvert.writers import FilesWriter
+    from nbgrader.converters import GenerateFeedback
+
+    class ClassroomFeedback(GenerateFeedback):
+        """nbgrader's GenerateFeedback keeping its HTML exporter (and the compiled templates)
+        from one submission to the next, which halves its time per page."""
+
+        exporters: dict = {}
+
+        def start(self):
+            self.init_notebooks()
+            self.writer = FilesWriter(parent=self, config=self.config)
+            key = "html"  # one exporter per worker: every job uses the same configuration
+            if key not in self.exporters:
+                from classroom.grading.feedback_page import feedback_exporter_class
+
+                exporter_class = feedback_exporter_class()
+                self.exporters[key] = exporter_class(parent=self, config=self.config)
+            self.exporter = self.exporters[key]
+            self.exporter._preprocessors = []
+            for preprocessor in self.preprocessors:
+                self.exporter.register_preprocessor(preprocessor)
+            here = os.getcwd()
+            os.chdir(self.coursedir.root)
+            try:
+                self.convert_notebooks()
+            finally:
+                os.chdir(here)
+
+    return ClassroomFeedback
+
+
+def _autograde_class():
+    from nbgrader.converters import Autograde
+
+    return Autograde
+
+
+# --------------------------------------------------------------------------------------------
+# The worker
+
+
+class Worker:
+    """Grades jobs (from the parent) in the staging course directory."""
+
+    def __init__(self, setup: dict, index: int, send=None):
+        self.setup = setup
+        self.index = index
+        self.send = send or (lambda message: None)
+        self.staging = Path(setup["staging"])
+        self.db_path = self.staging / "workers" / f"gradebook-{index}.db"
+        self.db_url = f"sqlite:///{self.db_path}"
+        self.releases: dict[str, nbformat.NotebookNode] = {}
+        self.config = None  # read with the first job: the parent is still preparing lessons
+        self.log = logging.getLogger(f"classroom.worker{index}")
+        self.log.setLevel(logging.INFO)
+        self.log.propagate = False
+        self.Autograde = _autograde_class()
+        self.Feedback = _feedback_class()
+
+    def _first_job(self, job: Job) -> None:
+        """Copy the staging gradebook (the template) and read the configuration."""
+        self.db_path.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(self.staging / "gradebook.db", self.db_path)
+        self.setup = {**self.setup, "cell_timeout": job.cell_timeout}
+        self.config = self._config()
+
+    def _config(self):
+        config = build.load_nbgrader_config(self.staging)
+        preprocessors.configure(config)  # the course's chains, whatever the file says
+        config.CourseDirectory.root = str(self.staging)
+        config.CourseDirectory.db_url = self.db_url
+        if self.setup.get("cell_timeout"):
+            config.Execute.timeout = int(self.setup["cell_timeout"])
+        config.GuardedExecute.notebook_timeout = int(self.setup["notebook_timeout"])
+        config.GuardedExecute.max_output_chars = int(self.setup["max_output_chars"])
+        return config
+
+    def release(self, lesson: str) -> nbformat.NotebookNode:
+        if lesson not in self.releases:
+            self.releases[lesson] = notebooks.read_lesson(lesson, "release", self.staging)
+        return self.releases[lesson]
+
+    def _coursedir(self, lesson: str, student: str):
+        from nbgrader.coursedir import CourseDirectory
+
+        coursedir = CourseDirectory(config=self.config)
+        coursedir.assignment_id = lesson
+        coursedir.student_id = student
+        return coursedir
+
+    # one job ----------------------------------------------------------------------------
+
+    def grade(self, job: Job) -> Result:
+        """Grade one submission; always returns a result, never raises."""
+        start = time.perf_counter()
+        result = Result.for_job(job)
+        result.timestamp, result.worker = job.timestamp, self.index
+        buffer = io.StringIO()
+        handler = logging.StreamHandler(buffer)
+        handler.setFormatter(logging.Formatter("[%(levelname)s] %(message)s"))
+        self.log.addHandler(handler)
+        try:
+            self._grade(job, result)
+        except _Fail as exc:
+            result.status, result.reason = exc.status, str(exc)
+        except Exception as exc:  # the grader's own failure: reported, never silent
+            errors = [ln for ln in buffer.getvalue().splitlines() if ln.startswith("[ERROR]")]
+            result.status = NOT_GRADED
+            result.reason = f"nbgrader could not grade it: {type(exc).__name__}: {exc}"
+            if errors:
+                result.reason += " | " + " ".join(errors[:3])[:600]
+            self.log.error(traceback.format_exc())
+        finally:
+            self.log.removeHandler(handler)
+            sys.stderr.write(buffer.getvalue())
+            sys.stderr.flush()
+        result.seconds = round(time.perf_counter() - start, 3)
+        return result
+
+    def _submit(self, job: Job, result: Result) -> None:
+        """Pick and read the notebook, and hand it in as submitted/<student>/<lesson>/."""
+        release = self.release(job.lesson)
+        files = [Path(f) for f in job.files]
+        chosen, notes, others = submissions.choose_notebook(files, job.lesson, release)
+        result.notes += notes
+        if chosen is None:
+            found = ", ".join(f.name for f in files) or "nothing"
+            raise _Fail(NO_NOTEBOOK, f"no notebook handed in (found: {found})")
+        try:
+            nb, notes = submissions.read_submission(chosen)
+        except submissions.Unreadable as exc:
+            raise _Fail(NOT_GRADED, str(exc)) from None
+        result.notes += notes
+        submitted = self.staging / "submitted" / job.student / job.lesson
+        if submitted.exists():
+            shutil.rmtree(submitted)
+        notebooks.write(nb, submitted / f"{job.lesson}.ipynb")
+        base = Path(job.base) if job.base else None
+        for extra in others:
+            if extra.name.lower().endswith(".ipynb") or extra.stat().st_size > MAX_EXTRA_FILE:
+                continue
+            relative = extra.relative_to(base) if base and extra.is_relative_to(base) else None
+            target = submitted / (relative if relative else extra.name)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(extra, target)
+        if job.timestamp:
+            (submitted / "timestamp.txt").write_text(str(job.timestamp), encoding="utf-8")
+
+    def _grade(self, job: Job, result: Result) -> None:
+        started = time.perf_counter()
+        if self.config is None:
+            self._first_job(job)
+        lesson, student = job.lesson, job.student
+        self._submit(job, result)
+        result.timings["prepare"] = round(time.perf_counter() - started, 3)
+        intake_notes = list(result.notes)
+        converter = self.Autograde(
+            coursedir=self._coursedir(lesson, student), config=self.config, log=self.log
+        )
+        converter.force = True
+        converter.start()
+        result.timings["autograde"] = round(time.perf_counter() - started, 3)
+        autograded = self.staging / "autograded" / student / lesson
+        result.notes += notes_of(notebooks.read(autograded / f"{lesson}.ipynb"))
+        self._read_grades(lesson, student, result)
+        result.autograded = str(autograded)
+        try:
+            mark = time.perf_counter()
+            result.feedback = str(self._feedback(lesson, student, intake_notes))
+            result.timings["feedback"] = round(time.perf_counter() - mark, 3)
+        except Exception as exc:
+            result.notes.append(Note("feedback", f"no feedback HTML: {exc}"))
+            self.log.error(traceback.format_exc())
+        result.settle()
+
+    def _read_grades(self, lesson: str, student: str, result: Result) -> None:
+        from nbgrader.api import Gradebook
+
+        with Gradebook(self.db_url, self.config.CourseDirectory.course_id) as gb:
+            submission = gb.find_submission(lesson, student)
+            if submission.timestamp:
+                result.timestamp = submission.timestamp.isoformat()
+            for notebook in submission.notebooks:
+                result.late_penalties[notebook.name] = notebook.late_submission_penalty
+                for grade in notebook.grades:
+                    result.grades.append(
+                        Grade(
+                            notebook.name,
+                            grade.name,
+                            grade.auto_score,
+                            grade.max_score,
+                            bool(grade.needs_manual_grade),
+                        )
+                    )
+                for comment in notebook.comments:
+                    result.comments.append(
+                        {
+                            "notebook": notebook.name,
+                            "name": comment.name,
+                            "auto_comment": comment.auto_comment,
+                        }
+                    )
+
+    def _feedback(self, lesson: str, student: str, notes: list[Note]) -> Path:
+        from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
+        from nbgrader.preprocessors import GetGrades
+
+        from classroom.preprocessors import GraderNotes, HideHiddenTests
+
+        converter = self.Feedback(
+            coursedir=self._coursedir(lesson, student), config=self.config, log=self.log
+        )
+        converter.force = True
+        sentences = list(dict.fromkeys(n.text for n in notes))
+        converter.preprocessors = [
+            GetGrades,
+            HideHiddenTests(config=self.config),
+            GraderNotes(notes=sentences),
+            CSSHTMLHeaderPreprocessor,
+        ]
+        converter.start()
+        return self.staging / "feedback" / student / lesson / f"{lesson}.html"
+
+
+class _Fail(Exception):
+    def __init__(self, status: str, reason: str):
+        super().__init__(reason)
+        self.status = status
+
+
+# --------------------------------------------------------------------------------------------
+# Process entry point
+
+
+def prepare_environment(setup: dict) -> None:
+    """Environment for nbgrader and the kernels it starts: the course importable, Jupyter and
+    IPython settings isolated from the instructor's, no display, headless plots."""
+    build.ensure_scripts_on_path()
+    home = Path(setup["staging"]) / "jupyter-home"
+    for variable, folder in (
+        ("JUPYTER_CONFIG_DIR", "config"),
+        ("JUPYTER_RUNTIME_DIR", "runtime"),
+        ("IPYTHONDIR", "ipython"),
+    ):
+        (home / folder).mkdir(parents=True, exist_ok=True)
+        os.environ[variable] = str(home / folder)
+    paths = [setup["root"]] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    os.environ["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    os.environ["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
+
+
+def main(conn, setup: dict, index: int) -> None:
+    """Run in a child process: receive jobs on conn, send back results, until None."""
+    if hasattr(os, "setsid"):
+        os.setsid()  # its own process group, so the parent can stop it and what it started
+    log_path = Path(setup["staging"]) / "logs" / f"worker-{index}.log"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    log_file = open(log_path, "a", buffering=1, encoding="utf-8")  # noqa: SIM115
+    os.dup2(log_file.fileno(), 1)
+    os.dup2(log_file.fileno(), 2)
+    sys.stdout = sys.stderr = log_file
+    prepare_environment(setup)
+    from classroom.grading.records import fast_disposable_gradebooks
+
+    fast_disposable_gradebooks(setup["staging"])
+    logging.basicConfig(stream=log_file, level=logging.WARNING)
+    from classroom.grading import kernels
+
+    kernels.IpcKernelManager.kernel_started = lambda pid: conn.send({"type": "kernel", "pid": pid})
+    worker = Worker(setup, index, conn.send)
+    conn.send({"type": "ready", "pid": os.getpid()})
+    try:
+        while True:
+            message = conn.recv()
+            if message is None:
+                break
+            job = Job.from_dict(message)
+            conn.send({"type": "start", "job": job.id})
+            conn.send({"type": "done", "result": worker.grade(job).as_dict()})
+    except (EOFError, KeyboardInterrupt):
+        pass
+    finally:
+        kernels.stop_warm_kernels()
+        kernels.remove_socket_dir()
+        try:
+            import resource
+
+            own = resource.getrusage(resource.RUSAGE_SELF)
+            children = resource.getrusage(resource.RUSAGE_CHILDREN)
+            print(
+                f"cpu seconds: worker {own.ru_utime + own.ru_stime:.1f}, "
+                f"kernels {children.ru_utime + children.ru_stime:.1f}",
+                file=sys.stderr,
+            )
+        except (ImportError, OSError):
+            pass

@@ -1,0 +1,69 @@
+"""The course's nbgrader preprocessors, one per module, and the chains they go into.
+
+nbgrader is extended the way it is built: each preprocessor is inserted into one of nbgrader's
+own chains (`Autograde.sanitize_preprocessors`, `Autograde.autograde_preprocessors`,
+`GenerateFeedback.preprocessors`), by nbgrader_config.py, so `nbgrader autograde` and
+`nbgrader generate_feedback` run them as the course's grading command does.
+
+- sanitize: RestoreReleaseMetadata, MatchCellsToRelease, UniqueCellIds, then nbgrader's own;
+- autograde: GuardedExecute in place of Execute, KeepPointsOnStderr before SaveAutoGrades;
+- feedback: HideHiddenTests and GraderNotes after GetGrades.
+"""
+
+from classroom.preprocessors.grader_notes import GraderNotes
+from classroom.preprocessors.guarded_execute import GuardedExecute
+from classroom.preprocessors.hide_hidden_tests import HideHiddenTests
+from classroom.preprocessors.keep_points_on_stderr import KeepPointsOnStderr
+from classroom.preprocessors.match_cells_to_release import MatchCellsToRelease
+from classroom.preprocessors.restore_release_metadata import RestoreReleaseMetadata
+from classroom.preprocessors.unique_cell_ids import UniqueCellIds
+
+__all__ = [
+    "GraderNotes",
+    "GuardedExecute",
+    "HideHiddenTests",
+    "KeepPointsOnStderr",
+    "MatchCellsToRelease",
+    "RestoreReleaseMetadata",
+    "UniqueCellIds",
+    "SANITIZE",
+    "AUTOGRADE",
+    "FEEDBACK",
+]
+
+_OURS = "classroom.preprocessors."
+_NBGRADER = "nbgrader.preprocessors."
+
+SANITIZE = [
+    _OURS + "RestoreReleaseMetadata",
+    _OURS + "MatchCellsToRelease",
+    _OURS + "UniqueCellIds",
+    _NBGRADER + "ClearOutput",
+    _NBGRADER + "DeduplicateIds",
+    _NBGRADER + "OverwriteKernelspec",
+    _NBGRADER + "OverwriteCells",
+    _NBGRADER + "CheckCellMetadata",
+]
+AUTOGRADE = [
+    _OURS + "GuardedExecute",
+    _NBGRADER + "IgnorePattern",
+    "nbconvert.preprocessors.ClearMetadataPreprocessor",
+    _NBGRADER + "LimitOutput",
+    _OURS + "KeepPointsOnStderr",
+    _NBGRADER + "SaveAutoGrades",
+    _NBGRADER + "AssignLatePenalties",
+    _NBGRADER + "CheckCellMetadata",
+]
+FEEDBACK = [
+    _NBGRADER + "GetGrades",
+    _OURS + "HideHiddenTests",
+    _OURS + "GraderNotes",
+    "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
+]
+
+
+def configure(c) -> None:
+    """Put the course's preprocessors into nbgrader's chains of the configuration `c`."""
+    c.Autograde.sanitize_preprocessors = list(SANITIZE)
+    c.Autograde.autograde_preprocessors = list(AUTOGRADE)
+    c.GenerateFeedback.preprocessors = list(FEEDBACK)

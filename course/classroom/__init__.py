@@ -1,1 +1,0 @@
-"""Instructor tools: build release/ and the self-study solution/ from source/ with nbgrader."""

@@ -1,0 +1,402 @@
+"""Scenes and MuJoCo readers for lesson 02, "Time integration and the timestep".
+
+Every scene is a named MJCF template with a small builder that returns the MJCF text;
+compile it with `course.compiled.compile_xml`. Every reader asks MuJoCo (mj_forward, mj_step,
+mj_integratePos, mjData.energy, mjData.warning) and returns what MuJoCo computed: none of them
+holds an integration step a learner is asked to write.
+
+Units: metres, kilograms, seconds, radians; stiffness in N/m, damping in N s/m for a slide
+joint and N m s/rad for a hinge.
+"""
+
+import contextlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import mujoco
+import numpy as np
+
+from course import falls, mjcf
+from course.compiled import as_model, compile_xml
+from course.mjcf import INTEGRATORS, one_of
+
+# A point-like ball on a massless hinge: a simple pendulum of `length` m whose joint axis is
+# the world y axis. qpos is the angle from hanging straight down (rad). Energy accounting is
+# switched on, so mjData.energy holds (potential, kinetic) in J after mj_forward.
+PENDULUM = mjcf.template(__file__, "pendulum")
+
+# Two capsule links on hinges about y: qpos = (shoulder angle from hanging, elbow angle
+# relative to the upper link), rad. Its joint-space inertia depends on the elbow angle, so
+# the two dofs are coupled.
+DOUBLE_PENDULUM = mjcf.template(__file__, "double_pendulum")
+
+# A block on a horizontal slide joint with a spring to x = 0 (joint stiffness) and viscous
+# damping: m x'' = -k x - d x'. No gravity acts along the joint. `autoreset` is "enable"
+# (MuJoCo's default: a blown-up state is reset to the model's initial state) or "disable".
+SPRING = mjcf.template(__file__, "spring")
+
+# One block on two slide joints, x then z, each with its own spring and damper; gravity acts
+# along z. Both joints carry the whole block, and their axes are perpendicular, so the
+# joint-space inertia is mass times the 2x2 identity: two dofs, one shared mass.
+PLANAR_SPRING = mjcf.template(__file__, "planar_spring")
+
+
+def _integrator(name: str) -> str:
+    return one_of(name, INTEGRATORS, "option/integrator")
+
+
+def pendulum(
+    length: float = 0.5,
+    mass: float = 1.0,
+    damping: float = 0.0,
+    timestep: float = 0.01,
+    integrator: str = "Euler",
+    gravity: float = 9.81,
+    radius: float = 0.02,
+) -> str:
+    """A ball of `mass` kg and `radius` m on a massless arm `length` m long, hinged about y.
+
+    damping: joint damping, N m s/rad. Its joint-space inertia is the ball's inertia about
+    the hinge, which `joint_inertia` reads from MuJoCo.
+    """
+    _integrator(integrator)
+    return mjcf.fill(PENDULUM, locals())
+
+
+def double_pendulum(
+    upper_length: float = 0.4,
+    lower_length: float = 0.3,
+    upper_mass: float = 1.0,
+    lower_mass: float = 0.6,
+    timestep: float = 0.005,
+    integrator: str = "Euler",
+    gravity: float = 9.81,
+) -> str:
+    """Two capsule links (lengths in m, masses in kg) hanging from hinges about y."""
+    _integrator(integrator)
+    return mjcf.fill(DOUBLE_PENDULUM, locals())
+
+
+def spring(
+    stiffness: float = 1e4,
+    mass: float = 1.0,
+    damping: float = 0.0,
+    timestep: float = 0.002,
+    integrator: str = "Euler",
+    autoreset: bool = True,
+) -> str:
+    """A `mass` kg block on a slide joint with a spring of `stiffness` N/m and `damping` N s/m.
+
+    Its angular frequency is w = sqrt(stiffness / mass) rad/s. With autoreset False, MuJoCo
+    still warns when the state blows up but no longer resets it.
+    """
+    _integrator(integrator)
+    autoreset = "enable" if autoreset else "disable"
+    return mjcf.fill(SPRING, locals())
+
+
+def planar_spring(
+    stiffness=(400.0, 900.0),
+    damping=(2.0, 30.0),
+    mass: float = 1.0,
+    timestep: float = 0.005,
+    integrator: str = "Euler",
+    gravity: float = 9.81,
+) -> str:
+    """A `mass` kg block on slide joints x and z: stiffness (N/m) and damping (N s/m) per joint."""
+    _integrator(integrator)
+    (stiffness_x, stiffness_z), (damping_x, damping_z) = stiffness, damping
+    return mjcf.fill(PLANAR_SPRING, locals())
+
+
+def with_integrator(xml: str, integrator: str) -> str:
+    """The same MJCF with option/integrator set (the text must have one <option ...> tag
+    without an integrator attribute)."""
+    if xml.count("<option ") != 1 or "integrator=" in xml:
+        raise ValueError("with_integrator needs exactly one <option ...> tag and no integrator")
+    return xml.replace("<option ", f'<option integrator="{_integrator(integrator)}" ', 1)
+
+
+# --------------------------------------------------------------------------------------------
+# Reading MuJoCo
+
+
+def _state(model: mujoco.MjModel, values, what: str) -> np.ndarray:
+    array = np.array(values, dtype=float).reshape(-1)
+    if array.size != model.nv or model.nq != model.nv:
+        raise ValueError(f"{what} needs {model.nv} numbers (one per hinge or slide joint)")
+    return array
+
+
+def _out(array: np.ndarray):
+    """A copy of a MuJoCo vector: a float for a one-dof model, an array otherwise."""
+    return float(array[0]) if array.size == 1 else array.copy()
+
+
+def accel_function(xml_or_model) -> Callable:
+    """accel(x, v): the joint accelerations qacc (rad/s^2 or m/s^2) MuJoCo computes at the
+    state qpos = x, qvel = v, read after mj_forward (no time passes).
+
+    Every force of the model is included: gravity, springs, damping. x and v are floats for a
+    one-dof model (a float is returned) or arrays of length nv (an array is returned).
+    """
+    model = as_model(xml_or_model)
+    data = mujoco.MjData(model)
+
+    def accel(x, v):
+        data.qpos[:] = _state(model, x, "x")
+        data.qvel[:] = _state(model, v, "v")
+        mujoco.mj_forward(model, data)
+        return _out(data.qacc)
+
+    return accel
+
+
+def joint_inertia(xml_or_model, qpos=None) -> np.ndarray:
+    """The joint-space inertia matrix M (nv x nv) at qpos (default: the model's qpos0).
+
+    For a one-dof model M[0, 0] is the mass (slide, kg) or the moment of inertia about the
+    hinge (kg m^2).
+    """
+    model = as_model(xml_or_model)
+    data = mujoco.MjData(model)
+    if qpos is not None:
+        data.qpos[:] = _state(model, qpos, "qpos")
+    mujoco.mj_forward(model, data)
+    full = np.zeros((model.nv, model.nv))
+    mujoco.mj_fullM(model, data, full)
+    return full
+
+
+def trajectory(xml_or_model, steps: int, qpos0, qvel0=None):
+    """(positions, velocities) after 0..`steps` calls to mj_step, with the model's integrator.
+
+    Both arrays have shape (steps + 1, nv); row 0 is the start state (qpos0, qvel0).
+    """
+    model = as_model(xml_or_model)
+    data = mujoco.MjData(model)
+    data.qpos[:] = _state(model, qpos0, "qpos0")
+    data.qvel[:] = 0.0 if qvel0 is None else _state(model, qvel0, "qvel0")
+    positions, velocities = [data.qpos.copy()], [data.qvel.copy()]
+    with quiet_warnings():
+        for _ in range(steps):
+            mujoco.mj_step(model, data)
+            positions.append(data.qpos.copy())
+            velocities.append(data.qvel.copy())
+    return np.array(positions), np.array(velocities)
+
+
+def old_velocity_trajectory(xml_or_model, steps: int, qpos0, qvel0=None):
+    """(positions, velocities) when each step moves the position with the velocity from
+    BEFORE the step, assembled from MuJoCo's own pieces.
+
+    From each state, the new velocity is the one mj_step computes (integrator Euler on an
+    undamped model), and the new position is mj_integratePos applied to the old position with
+    the old velocity. Shapes as for `trajectory`.
+    """
+    model = as_model(xml_or_model)
+    if model.opt.integrator != mujoco.mjtIntegrator.mjINT_EULER or np.any(model.dof_damping):
+        raise ValueError("old_velocity_trajectory needs integrator Euler and no joint damping")
+    data = mujoco.MjData(model)
+    qpos = _state(model, qpos0, "qpos0")
+    qvel = np.zeros(model.nv) if qvel0 is None else _state(model, qvel0, "qvel0")
+    positions, velocities = [qpos.copy()], [qvel.copy()]
+    with quiet_warnings():
+        for _ in range(steps):
+            data.qpos[:], data.qvel[:] = qpos, qvel
+            mujoco.mj_step(model, data)
+            moved = qpos.copy()
+            mujoco.mj_integratePos(model, moved, qvel, model.opt.timestep)
+            qpos, qvel = moved, data.qvel.copy()
+            positions.append(qpos.copy())
+            velocities.append(qvel.copy())
+    return np.array(positions), np.array(velocities)
+
+
+def energies(xml_or_model, positions, velocities) -> np.ndarray:
+    """Total mechanical energy (J), potential plus kinetic, that MuJoCo assigns to each state.
+
+    positions, velocities: sequences of states (floats for a one-dof model, or rows of length
+    nv). The potential energy counts gravity (zero at height 0) and joint springs. The model
+    must enable energy accounting (<flag energy="enable"/>, as every scene here does).
+    """
+    model = as_model(xml_or_model)
+    if not model.opt.enableflags & mujoco.mjtEnableBit.mjENBL_ENERGY:
+        raise ValueError('mjData.energy stays zero unless the model has <flag energy="enable"/>')
+    data = mujoco.MjData(model)
+    out = []
+    for x, v in zip(positions, velocities, strict=True):
+        data.qpos[:] = _state(model, x, "a position")
+        data.qvel[:] = _state(model, v, "a velocity")
+        mujoco.mj_forward(model, data)
+        out.append(float(data.energy[0] + data.energy[1]))
+    return np.array(out)
+
+
+# --------------------------------------------------------------------------------------------
+# Warnings and blow-ups
+
+
+@contextlib.contextmanager
+def quiet_warnings() -> Iterator[list[str]]:
+    """Inside the block, MuJoCo's warning messages go into the yielded list instead of being
+    printed on stderr. mjData.warning still counts every warning, as it always does."""
+    messages: list[str] = []
+    previous = mujoco.get_mju_user_warning()
+    mujoco.set_mju_user_warning(messages.append)
+    try:
+        yield messages
+    finally:
+        mujoco.set_mju_user_warning(previous)
+
+
+def warnings_raised(data: mujoco.MjData) -> dict[str, int]:
+    """The warnings MuJoCo counted in data.warning: {name: number of times}, nonzero only."""
+    counted = {}
+    for name, kind in mujoco.mjtWarning.__members__.items():
+        if kind == mujoco.mjtWarning.mjNWARNING:
+            continue
+        number = int(data.warning[int(kind)].number)
+        if number:
+            counted[name] = number
+    return counted
+
+
+@dataclass(frozen=True)
+class SpringRun:
+    """A spring released from x0 and stepped by MuJoCo.
+
+    positions: qpos after 0..steps steps (m); blowups: how many times MuJoCo detected a bad
+    acceleration (data.warning[mjWARN_BADQACC].number); message: MuJoCo's text for that
+    warning, or "" when there was none; time_s: data.time at the end (s), which restarts at 0
+    whenever MuJoCo resets a blown-up state.
+    """
+
+    positions: np.ndarray
+    blowups: int
+    message: str
+    time_s: float
+
+    @property
+    def largest(self) -> float:
+        """The largest |x| reached, in m."""
+        return float(np.max(np.abs(self.positions)))
+
+
+def spring_run(
+    stiffness: float,
+    mass: float,
+    timestep: float,
+    integrator: str = "Euler",
+    steps: int = 1000,
+    x0: float = 1.0,
+    autoreset: bool = True,
+) -> SpringRun:
+    """Release the `spring` block at x0 (m) from rest and call mj_step `steps` times.
+
+    MuJoCo's blow-up warning is read from data.warning; nothing is printed.
+    """
+    model = compile_xml(spring(stiffness, mass, 0.0, timestep, integrator, autoreset))
+    data = mujoco.MjData(model)
+    data.qpos[0] = x0
+    positions = [data.qpos[0]]
+    with quiet_warnings():
+        for _ in range(steps):
+            mujoco.mj_step(model, data)
+            positions.append(data.qpos[0])
+    bad = data.warning[mujoco.mjtWarning.mjWARN_BADQACC]
+    message = mujoco.mju_warningText(mujoco.mjtWarning.mjWARN_BADQACC, bad.lastinfo)
+    return SpringRun(
+        positions=np.array(positions),
+        blowups=int(bad.number),
+        message=message if bad.number else "",
+        time_s=float(data.time),
+    )
+
+
+def stays_bounded(
+    stiffness: float,
+    mass: float,
+    timestep: float,
+    integrator: str = "Euler",
+    steps: int = 1000,
+    bound: float = 100.0,
+) -> bool:
+    """True when MuJoCo keeps the spring released at x = 1 m within |x| <= bound for `steps`
+    steps, without a blow-up warning."""
+    run = spring_run(stiffness, mass, timestep, integrator, steps, 1.0, autoreset=False)
+    return run.blowups == 0 and bool(np.all(np.abs(run.positions) <= bound))
+
+
+class SpringStepper:
+    """A step function with the lesson's contract, step(x, v, accel, h) -> (x_new, v_new),
+    whose step is MuJoCo's own: one mj_step of the `spring` scene with timestep h.
+
+    The force comes from the model (stiffness N/m, mass kg, w = sqrt(stiffness / mass)), so
+    `accel` is not called; pass the one of a spring with the same w. Auto-reset is off and
+    warnings are silent, so a blow-up shows as huge or non-finite numbers, as it would in
+    your own step.
+    """
+
+    def __init__(self, stiffness: float, mass: float, integrator: str = "Euler"):
+        self.stiffness, self.mass, self.integrator = float(stiffness), float(mass), integrator
+        self.model = compile_xml(spring(stiffness, mass, 0.0, 0.001, integrator, False))
+        self.data = mujoco.MjData(self.model)
+        self.calls = 0
+
+    @property
+    def w(self) -> float:
+        """Angular frequency, rad/s."""
+        return float(np.sqrt(self.stiffness / self.mass))
+
+    def __call__(self, x, v, accel, h):
+        self.model.opt.timestep = float(h)
+        self.data.qpos[:], self.data.qvel[:] = x, v  # a float, or an array of one
+        with quiet_warnings():
+            mujoco.mj_step(self.model, self.data)
+        self.calls += 1
+        return float(self.data.qpos[0]), float(self.data.qvel[0])
+
+    def __repr__(self) -> str:
+        return (
+            f"SpringStepper(stiffness={self.stiffness:g}, mass={self.mass:g}, "
+            f"integrator={self.integrator!r})"
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# Lesson 01's drop under another integrator
+
+
+@dataclass(frozen=True)
+class Landing:
+    """When a falling cube reaches the table top: step, and time (s) interpolated within the
+    landing step (course.falls.landing_time)."""
+
+    step: int
+    time_s: float
+
+
+def cube_landing(
+    integrator: str = "Euler",
+    timestep: float = 0.002,
+    drop_height: float = 0.40,
+    gravity: float = 9.81,
+) -> Landing:
+    """Landing of lesson 01's heavy cube in vacuum (1 kg, 20 cm, its bottom face `drop_height`
+    m above the table top) when it is stepped with `integrator`."""
+    xml = with_integrator(
+        falls.shape_drop("box", (0.1, 0.1, 0.1), 1.0, 0.0, timestep, gravity), integrator
+    )
+    model = compile_xml(xml)
+    data = mujoco.MjData(model)
+    z = model.jnt_qposadr[model.body("body").jntadr[0]] + 2
+    start = data.qpos[z]
+    heights = [drop_height]
+    max_steps = falls.fall_steps(drop_height, gravity, timestep)
+    while heights[-1] > 0:
+        if len(heights) > max_steps:
+            raise RuntimeError("the cube did not land in twice the vacuum fall time")
+        mujoco.mj_step(model, data)
+        heights.append(drop_height + data.qpos[z] - start)
+    return Landing(falls.landing_step(heights), falls.landing_time(heights, timestep))

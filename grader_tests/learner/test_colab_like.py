@@ -1,0 +1,358 @@
+"""The lessons' first cell, and every released lesson in an environment with Colab's versions.
+
+The first tests check the set-up cell itself (classroom/setup_cell.py): valid, formatted
+Python that installs only what is missing, never ipywidgets, and nothing outside Colab or while
+grading. Then `make test` has built .venv-colab once: Python 3.12, numpy 2, matplotlib 3.10,
+ipywidgets 7.7.1 with widgetsnbextension 3.6 (what Colab has), plus a wheelhouse of what the
+first cell installs. Each test session makes a fresh, empty virtual environment on top of it
+(a .pth file adds .venv-colab's packages, as Colab's preinstalled ones), builds a wheel of the
+course package, and runs every released lesson with its solution answers in a kernel there that
+looks like Colab's (google.colab imported) and has no network. The first cell must install
+mujoco, mediapy and the course (from that wheel instead of the repository, from the wheelhouse
+instead of PyPI), print one line, and leave ipywidgets at 7.7.1; every quiz widget must record a
+click and show its feedback under ipywidgets 7.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from jupyter_client import KernelManager
+from jupyter_client.kernelspec import KernelSpecManager
+from learner_checks import (
+    FAKE_COLAB,
+    OFFLINE_GUARD,
+    VIDEO_LIMIT_BYTES,
+    WIDGET_PROBE,
+    embedded_videos,
+    errors,
+    execute,
+    kernel_env,
+    probe_report,
+    setup_lines,
+    startup_folder,
+    stderr,
+    widget_problems,
+)
+from nbgrader_harness import filled_release
+
+from classroom import setup_cell
+
+ROOT = Path(__file__).resolve().parents[2]
+RELEASED = sorted(p.parent.name for p in ROOT.glob("release/*/*.ipynb") if p.stem == p.parent.name)
+
+COLAB_VENV = Path(os.environ.get("COURSE_COLAB_VENV", ROOT / ".venv-colab"))
+COLAB_PYTHON = COLAB_VENV / "bin" / "python"
+WHEELHOUSE = COLAB_VENV / "wheelhouse"
+MISSING = (
+    f"the Colab-like environment {COLAB_VENV} is not built: `make test` builds it once "
+    "(or `make .venv-colab/.installed`)"
+)
+COLAB_VERSIONS = """
+import json, sys
+from importlib.metadata import version
+print(json.dumps({
+    "python": list(sys.version_info[:2]),
+    **{n: version(n) for n in ("numpy", "matplotlib", "ipywidgets", "widgetsnbextension")},
+}))
+"""
+NOT_COLAB_PACKAGES = ("mujoco", "mediapy", "course", "imageio_ffmpeg", "mujoco_menagerie")
+
+
+# --------------------------------------------------------------------------------------------
+# The set-up cell as text
+
+
+def _run_block(monkeypatch, installed: dict[str, str], *, colab=True, grading=False):
+    """Run the course's part of the set-up cell here with pip replaced by a recorder.
+
+    `installed` says which distributions importlib.metadata finds, at which version. Returns
+    the pip argument lists and the constraints files' texts.
+    """
+    import importlib.metadata
+    import types
+
+    calls, constraints = [], []
+
+    def fake_version(name):
+        if name not in installed:
+            raise importlib.metadata.PackageNotFoundError(name)
+        return installed[name]
+
+    def fake_run(command, **kwargs):
+        calls.append(command)
+        if "--constraint" in command:
+            constraints.append(Path(command[command.index("--constraint") + 1]).read_text())
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr(importlib.metadata, "version", fake_version)
+    monkeypatch.setattr(subprocess, "run", fake_run)
+    if colab:
+        monkeypatch.setitem(sys.modules, "google.colab", types.ModuleType("google.colab"))
+    else:
+        monkeypatch.delitem(sys.modules, "google.colab", raising=False)
+    if grading:
+        monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    else:
+        monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    exec(compile(setup_cell.setup_block(), "<set-up cell>", "exec"), {"__name__": "__main__"})
+    return calls, constraints
+
+
+COLAB_HAS = {"ipywidgets": "7.7.1", "widgetsnbextension": "3.6.10", "numpy": "2.0.2"}
+
+
+def test_setup_cell_installs_what_colab_lacks_and_keeps_its_widgets(monkeypatch):
+    """In Colab: missing packages in one pip call with Colab's versions pinned, then the course
+    with --no-deps; ipywidgets is never a requirement."""
+    calls, constraints = _run_block(monkeypatch, COLAB_HAS)
+    assert len(calls) == 2, calls
+    first, second = calls
+    assert first[:5] == [sys.executable, "-m", "pip", "install", "--quiet"]
+    wanted = list(setup_cell.colab_requirements().values())
+    assert first[-len(wanted) :] == wanted
+    assert constraints == ["ipywidgets==7.7.1\nwidgetsnbextension==3.6.10\nnumpy==2.0.2\n"]
+    assert second[-2:] == ["--no-deps", setup_cell.course_pip_spec()]
+    for call in calls:
+        assert not any(arg.startswith(("ipywidgets", "widgetsnbextension")) for arg in call)
+
+
+def test_setup_cell_installs_only_what_is_missing(monkeypatch):
+    """With mujoco and the course already there, only the rest is installed."""
+    installed = dict(COLAB_HAS, mujoco="4.0.0")
+    installed[setup_cell.course_distribution()] = "0.1.0"
+    calls, _ = _run_block(monkeypatch, installed)
+    assert len(calls) == 1
+    assert "mujoco>=4.0,<5" not in calls[0] and "mediapy>=1.2,<2" in calls[0]
+    everything = dict(installed, **dict.fromkeys(setup_cell.colab_requirements(), "1"))
+    assert _run_block(monkeypatch, everything)[0] == []
+
+
+@pytest.mark.parametrize("colab, grading", [(False, False), (True, True), (False, True)])
+def test_setup_cell_installs_nothing_outside_colab_or_while_grading(monkeypatch, colab, grading):
+    """On a learner's machine and under nbgrader the cell never calls pip."""
+    assert _run_block(monkeypatch, {}, colab=colab, grading=grading)[0] == []
+
+
+def test_setup_block_is_plain_formatted_python_ending_with_import_course():
+    """The course's part compiles as plain Python (no magics), is ruff-formatted and lint-clean,
+    and its last statement is `import course`, so mujoco comes after the back end is chosen."""
+    block = setup_cell.setup_block()
+    compile(block, "<set-up cell>", "exec")
+    statements = [line for line in block.splitlines() if line and not line.startswith("#")]
+    assert setup_cell.COURSE_IMPORT.match(statements[-1])
+    assert "import mujoco" not in block and "%pip" not in block and "!pip" not in block
+    ruff = shutil.which("ruff", path=str(Path(sys.executable).parent))
+    if ruff is None:
+        pytest.skip("ruff is installed by `make test`")
+    for command in (["format", "--diff"], ["check", "--ignore", "F401,E402"]):
+        result = subprocess.run(
+            [ruff, *command, "--stdin-filename", "setup.py", "-"],
+            input=block,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_stamping_replaces_the_course_part_and_keeps_the_lessons():
+    """Stamping an old set-up cell keeps the lesson's imports, adds the badge once, and a
+    second stamp changes nothing; a stale cell is reported."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_markdown_cell("# 09 · A lesson\n\nText."),
+        nbformat.v4.new_code_cell(
+            "# Set-up. Old words.\nimport course\n\nimport mujoco\n\nprint(mujoco.__version__)"
+        ),
+    ]
+    assert len(setup_cell.stamp_problems(nb, "09-a-lesson", "nb")) == 2
+    once = setup_cell.stamp_notebook(nb, "09-a-lesson")
+    twice = setup_cell.stamp_notebook(once, "09-a-lesson")
+    assert [c.source for c in once.cells] == [c.source for c in twice.cells]
+    assert setup_cell.stamp_problems(once, "09-a-lesson", "nb") == []
+    setup = once.cells[1].source
+    assert once.cells[1].metadata["cellView"] == "form"  # Colab shows the @title line
+    assert setup.startswith(setup_cell.SETUP_TITLE)
+    assert setup.endswith("\n\nimport mujoco\n\nprint(mujoco.__version__)")
+    assert setup.count("import course") == 1 and "Old words" not in setup
+    assert setup.index("import course") < setup.index("import mujoco")
+    badge = setup_cell.colab_badge("09-a-lesson")
+    assert once.cells[0].source == f"{badge}\n\n# 09 · A lesson\n\nText."
+    assert "release/09-a-lesson/09-a-lesson.ipynb" in badge
+
+
+@pytest.mark.parametrize("lesson", RELEASED)
+def test_readme_has_the_lessons_colab_badge(lesson):
+    """The README opens each released lesson in Colab with the badge the notebook carries."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert setup_cell.colab_badge(lesson) in readme, (
+        f"README.md lacks the Open in Colab badge of {lesson}; "
+        "`python -m classroom.setup_cell --readme` prints the table of badges"
+    )
+
+
+def test_course_package_can_be_pointed_at_a_wheel():
+    """The tests swap the repository address for a local wheel in exactly one place."""
+    block = setup_cell.setup_block()
+    swapped = setup_cell.with_course_package(block, "/tmp/course.whl")
+    assert "course_package = '/tmp/course.whl'" in swapped
+    assert setup_cell.COURSE_REPOSITORY not in swapped.split("course_package =")[1]
+    with pytest.raises(setup_cell.SetupCellError):
+        setup_cell.with_course_package("print(1)", "/tmp/course.whl")
+
+
+# --------------------------------------------------------------------------------------------
+# The lessons in a Colab-like environment
+
+
+def _site_packages(python: Path) -> list[str]:
+    code = (
+        "import json, sysconfig; p = sysconfig.get_paths(); "
+        "print(json.dumps([p['purelib'], p['platlib']]))"
+    )
+    out = subprocess.run([str(python), "-c", code], capture_output=True, text=True, check=True)
+    return list(dict.fromkeys(json.loads(out.stdout)))
+
+
+def _build_wheel(tmp: Path) -> Path:
+    """A wheel of the course package as it is in this checkout, built offline."""
+    source = tmp / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copyfile(ROOT / name, source / name)
+    shutil.copytree(
+        ROOT / "course", source / "course", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    env = kernel_env(PIP_NO_INDEX="1", PIP_FIND_LINKS=str(WHEELHOUSE))
+    result = subprocess.run(
+        [str(COLAB_PYTHON), "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation"]
+        + ["--wheel-dir", str(tmp / "wheels"), str(source)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    (wheel,) = (tmp / "wheels").glob("*.whl")
+    return wheel
+
+
+@pytest.fixture(scope="module")
+def colab(tmp_path_factory):
+    """A fresh Colab-like environment: its python, its own site-packages, a kernel spec
+    manager that starts it, the course wheel and the kernel's environment."""
+    if not (COLAB_VENV / ".installed").is_file() or not WHEELHOUSE.is_dir():
+        pytest.fail(MISSING)
+    tmp = tmp_path_factory.mktemp("colab")
+    wheel = _build_wheel(tmp)
+    venv = tmp / "venv"
+    subprocess.run([str(COLAB_PYTHON), "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    own = _site_packages(python)
+    Path(own[0], "colab-preinstalled.pth").write_text(
+        "\n".join(_site_packages(COLAB_PYTHON)) + "\n"
+    )
+    spec = tmp / "kernels" / "colab-like"
+    spec.mkdir(parents=True)
+    argv = [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+    (spec / "kernel.json").write_text(
+        json.dumps({"argv": argv, "display_name": "Colab-like", "language": "python"})
+    )
+    ipython = startup_folder(
+        tmp / "ipython", {"00-colab.py": FAKE_COLAB, "01-offline.py": OFFLINE_GUARD}
+    )
+    env = kernel_env(
+        IPYTHONDIR=str(ipython),
+        COURSE_OFFLINE_LOG=str(tmp / "network-attempts.jsonl"),
+        MENAGERIE_CACHE_DIR=str(tmp / "menagerie-cache"),
+        # pip, run by the first cell: the wheelhouse `make test` filled instead of PyPI.
+        PIP_NO_INDEX="1",
+        PIP_FIND_LINKS=str(WHEELHOUSE),
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
+    )
+    return {
+        "python": python,
+        "site": Path(own[0]),
+        "kernels": KernelSpecManager(kernel_dirs=[str(spec.parent)]),
+        "wheel": wheel,
+        "env": env,
+        "tmp": tmp,
+    }
+
+
+@pytest.mark.timeout(120)
+def test_environment_has_colabs_versions_and_lacks_the_course(colab):
+    """Python 3.12+, numpy 2, matplotlib 3.10, ipywidgets 7.7.1, widgetsnbextension 3.6; and
+    neither mujoco, mediapy nor the course until the first cell installs them."""
+    out = subprocess.run(
+        [str(colab["python"]), "-c", COLAB_VERSIONS],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=colab["env"],
+    )
+    versions = json.loads(out.stdout)
+    assert versions["python"] >= [3, 12], versions
+    assert versions["numpy"].startswith("2."), versions
+    assert versions["matplotlib"].startswith("3.10."), versions
+    assert versions["ipywidgets"] == "7.7.1", versions
+    assert versions["widgetsnbextension"].startswith("3.6."), versions
+    installed = [p.name for p in colab["site"].iterdir()]
+    assert not set(installed) & set(NOT_COLAB_PACKAGES), installed
+
+
+@pytest.fixture(scope="module", params=RELEASED)
+def colab_run(request, colab):
+    """(lesson, notebook run in the Colab-like kernel with WIDGET_PROBE appended)."""
+    lesson = request.param
+    nb = filled_release(lesson)
+    index = setup_cell.setup_cell_index(nb)
+    nb.cells[index].source = setup_cell.with_course_package(
+        nb.cells[index].source, str(colab["wheel"])
+    )
+    nb.cells.append(nbformat.v4.new_code_cell(WIDGET_PROBE))
+    km = KernelManager(kernel_name="colab-like", kernel_spec_manager=colab["kernels"])
+    workdir = colab["tmp"] / f"work-{lesson}"
+    workdir.mkdir()
+    execute(nb, workdir, colab["env"], km=km, timeout=240)
+    return lesson, nb
+
+
+@pytest.mark.timeout(600)
+def test_lesson_runs_in_colab_like_environment(colab_run, colab):
+    """No error or warning; the first cell prints one short line, and installed the course
+    from the wheel into the fresh environment without touching ipywidgets."""
+    lesson, nb = colab_run
+    assert errors(nb) == [], f"{lesson} failed in the Colab-like environment"
+    assert stderr(nb) == [], f"{lesson} wrote to stderr in the Colab-like environment"
+    lines = setup_lines(nb)
+    assert len(lines) == 1 and len(lines[0]) <= 100, f"{lesson}: the set-up cell printed {lines}"
+    report = probe_report(nb)
+    assert report["ipywidgets"] == "7.7.1", report
+    assert Path(report["course"]).is_relative_to(colab["site"]), report["course"]
+    installed = {p.name for p in colab["site"].iterdir()}
+    assert {"mujoco", "mediapy", "course"} <= installed, installed
+    assert not {name for name in installed if name.startswith(("ipywidgets", "widgetsnb"))}
+
+
+@pytest.mark.timeout(600)
+def test_widgets_record_clicks_under_ipywidgets_7(colab_run):
+    """Each predict-first widget records a click and shows its feedback; the other selection
+    widgets take every option without an error."""
+    lesson, nb = colab_run
+    problems = widget_problems(nb)
+    assert not problems, f"{lesson}:\n" + "\n".join(problems)
+
+
+@pytest.mark.timeout(600)
+def test_videos_stay_small_in_colab_like_environment(colab_run):
+    """Every embedded clip is smaller than 1 MB."""
+    lesson, nb = colab_run
+    for index, size in embedded_videos(nb):
+        assert 0 < size < VIDEO_LIMIT_BYTES, f"{lesson} cell {index}: a {size}-byte clip"

@@ -1,0 +1,73 @@
+"""The lesson registry: one folder per lesson in the learner's package, found by itself.
+
+Each lesson folder course/lessons/<name>/ declares `LESSON = "NN-name"`, the name of its
+source/ folder; `course.lessons.registry()` finds them. A lesson imports the shared modules of
+`course` and never another lesson, and the shared modules import no lesson, so that what two
+lessons share lives at the shared level.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from classroom import notebooks
+from course import lessons
+
+COURSE = Path(lessons.__file__).resolve().parents[1]
+
+
+def imports_of(path: Path) -> set[str]:
+    """The modules a Python file imports (absolute names)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def test_registry_lists_the_lessons_of_source():
+    assert list(lessons.registry()) == notebooks.discover_lessons()
+
+
+def test_every_lesson_has_a_folder_with_its_checks(lesson):
+    package = lessons.package(lesson)
+    folder = Path(package.__file__).parent
+    assert folder.parent == COURSE / "lessons", folder
+    assert (folder / "checks.py").is_file(), f"{folder}: the visible checks live in checks.py"
+
+
+def test_two_packages_claiming_one_lesson_are_an_error(tmp_path, monkeypatch):
+    for name in ("first", "second"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text('LESSON = "99-twice"\n')
+    monkeypatch.setattr(lessons, "__path__", [str(tmp_path)])
+    monkeypatch.setattr(lessons, "__name__", "course.lessons")
+    monkeypatch.syspath_prepend(str(tmp_path.parent))
+    with pytest.raises(Exception, match="99-twice"):
+        lessons.registry()
+
+
+def test_lessons_never_import_each_other(lesson):
+    package = lessons.package(lesson)
+    own = package.__name__
+    others = [p.__name__ for name, p in lessons.registry().items() if name != lesson]
+    for path in Path(package.__file__).parent.rglob("*.py"):
+        bad = [m for m in imports_of(path) if any(m.startswith(o) for o in others)]
+        assert not bad, f"{path.relative_to(COURSE.parent)} ({own}) imports {bad}"
+
+
+def test_shared_modules_import_no_lesson():
+    for path in COURSE.glob("*.py"):
+        bad = [m for m in imports_of(path) if m.startswith("course.lessons")]
+        assert not bad, f"{path.name} is shared but imports {bad}"
+
+
+def test_the_learners_package_never_imports_the_instructors_tools():
+    for path in COURSE.rglob("*.py"):
+        bad = [m for m in imports_of(path) if m.split(".")[0] in ("classroom", "nbgrader")]
+        assert not bad, f"{path.relative_to(COURSE.parent)} imports {bad}"
