@@ -1,0 +1,63 @@
+"""Shared fixtures of the preprocessor tests: the fixture notebooks and a one-lesson course.
+
+As nbgrader's own tests (nbgrader/tests/preprocessors/) read small notebooks from files/,
+these read the named notebooks of fixtures/, written by fixtures/make_fixtures.py (its
+docstrings say what each one is). The tests never regenerate them.
+
+The lesson is "toy": the release-based preprocessors find it in a course directory made in
+tmp_path (release/toy/toy.ipynb, a copy of fixtures/release.ipynb), through a traitlets
+Config whose CourseDirectory.root is that folder, as nbgrader_config.py sets it.
+"""
+
+from __future__ import annotations
+
+import shutil
+import warnings
+from pathlib import Path
+
+import nbformat
+import pytest
+from traitlets.config import Config
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+LESSON = "toy"
+
+
+def read_fixture(name: str) -> nbformat.NotebookNode:
+    """fixtures/<name>.ipynb read as nbgrader reads a submission (nbformat.read, version 4).
+
+    nbformat repairs some things while reading (a duplicate id in a 4.5 file, a missing one)
+    and warns about it; the warning is about the fixture, not the code under test."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return nbformat.read(FIXTURES / f"{name}.ipynb", as_version=4)
+
+
+@pytest.fixture(scope="session")
+def read_nb():
+    """read_nb(name): a fixture notebook, freshly read at each call."""
+    return read_fixture
+
+
+@pytest.fixture
+def release() -> nbformat.NotebookNode:
+    """The toy lesson's release notebook, as the course directory holds it."""
+    return read_fixture("release")
+
+
+@pytest.fixture
+def course(tmp_path) -> Config:
+    """The nbgrader configuration of a course whose release/ holds the toy lesson."""
+    root = tmp_path / "course"
+    folder = root / "release" / LESSON
+    folder.mkdir(parents=True)
+    shutil.copyfile(FIXTURES / "release.ipynb", folder / f"{LESSON}.ipynb")
+    config = Config()
+    config.CourseDirectory.root = str(root)
+    return config
+
+
+@pytest.fixture
+def resources() -> dict:
+    """The resources nbgrader's converters hand each preprocessor of the toy lesson."""
+    return {"nbgrader": {"assignment": LESSON, "notebook": LESSON}}
