@@ -131,6 +131,21 @@ def probe() -> str | None:
     return _explain_failure(result.stderr)
 
 
+class SandboxUnavailable(RuntimeError):
+    """The sandbox cannot run on this machine; the message says why and what to do."""
+
+
+def require() -> None:
+    """Raise SandboxUnavailable (one line: why, and the way out) unless the sandbox runs."""
+    reason = probe()
+    if reason is not None:
+        raise SandboxUnavailable(
+            f"the sandbox that grading runs learners' code in cannot start here: {reason}. "
+            "Grade on Linux with user namespaces, or pass --unsandboxed (learners' code then "
+            "runs with your rights)"
+        )
+
+
 def _explain_failure(stderr: str) -> str:
     """One line from bwrap's (or the launcher's) complaint."""
     lines = [line for line in stderr.strip().splitlines() if line.strip()]
@@ -218,6 +233,19 @@ def python_dirs() -> list[str]:
     return found
 
 
+def site_packages() -> list[str]:
+    """The site-packages folders of this Python's installation and virtual environment."""
+    import sysconfig
+
+    found = []
+    for base in (sys.base_prefix, sys.prefix):
+        for key in ("purelib", "platlib"):
+            path = sysconfig.get_paths(vars={"base": base, "platbase": base})[key]
+            if os.path.isdir(path) and path not in found:
+                found.append(path)
+    return found
+
+
 def default_env(course: str | None = None) -> dict[str, str]:
     """The environment inside a sandbox: nothing of the grader's (bwrap --clearenv)."""
     env = {
@@ -269,6 +297,7 @@ def sandbox_command(
     sources: Mapping[str, str] | None = None,
     files: Mapping[str, str] | None = None,
     bwrap: str | None = None,
+    hide: Iterable[str] = (),
 ) -> list[str]:
     """The bwrap argv running argv in a sandbox.
 
@@ -278,7 +307,9 @@ def sandbox_command(
     (default_env() if None); limits: sizes of the tmpfs mounts (the rlimits are set by the
     launcher, see Sandbox); sources: host path -> path to bind it from instead (the
     launcher's staged folders); files: inside path -> host file bound read-only there (the
-    sandbox's passwd and group); bwrap: the binary (find_bwrap())."""
+    sandbox's passwd and group); bwrap: the binary (find_bwrap()); hide: folders of the
+    Python folders covered by an empty tmpfs (their site-packages, for a process that must
+    see only the standard library), bound before `readonly`, which may bind into them."""
     limits = limits or Limits()
     sources = dict(sources or {})
     args = [bwrap or find_bwrap()]
@@ -292,8 +323,12 @@ def sandbox_command(
     args += ["--proc", "/proc", "--dev", "/dev"]
     args += ["--size", str(limits.shm_size), "--tmpfs", "/dev/shm"]
     args += ["--size", str(limits.tmp_size), "--tmpfs", "/tmp", "--dir", HOME]
-    paths = python_dirs() + ([course] if course else []) + list(readonly)
+    paths = python_dirs() + ([course] if course else [])
     for path in dict.fromkeys(paths):
+        args += ["--ro-bind", sources.get(path, path), path]
+    for path in hide:
+        args += ["--size", str(MiB), "--tmpfs", path]
+    for path in dict.fromkeys(readonly):
         args += ["--ro-bind", sources.get(path, path), path]
     for host, inside in (writable or {}).items():
         args += ["--bind", sources.get(host, host), inside]
@@ -374,7 +409,7 @@ class Sandbox:
     slot: when the grader is root, the sandbox runs as uid/gid SLOT_UID_BASE + slot outside
     (sandboxes of one slot share its RLIMIT_NPROC); writable, readonly, cwd, env: as for
     sandbox_command (env is added to default_env()); course: the course package's folder
-    (default: the installed one; "" for none). Writable folders are chowned to the slot's
+    (default: the installed one; "" for none); hide: as for sandbox_command. Writable folders are chowned to the slot's
     uid. Use it as a context manager, or call close(), which removes `directory`."""
 
     def __init__(
@@ -387,12 +422,14 @@ class Sandbox:
         cwd: str = HOME,
         env: Mapping[str, str] | None = None,
         course: str | None = None,
+        hide: Iterable[str] = (),
     ):
         if not 0 <= slot < MAX_SLOTS:
             raise ValueError(f"slot must be in [0, {MAX_SLOTS}), not {slot}")
         self.limits = limits or Limits()
         self.writable = dict(writable or {})
         self.readonly = list(readonly)
+        self.hide = list(hide)
         self.cwd = cwd
         self.course = course_dir() if course is None else (course or None)
         self.env = {**default_env(self.course), **(env or {})}
@@ -478,6 +515,7 @@ class Sandbox:
             course=self.course,
             sources=self._staged_sources(),
             files=self._files,
+            hide=self.hide,
         )
         # Not root: RLIMIT_NPROC counts all this user's tasks, so allow that many more.
         nproc = None if self.drops else _tasks_of(self.uid) + self.limits.processes

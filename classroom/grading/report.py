@@ -104,9 +104,12 @@ def _header(results: list[Result], summary: dict) -> list[str]:
     counts = {status: 0 for status in STATUSES}
     for r in results:
         counts[r.status] = counts.get(r.status, 0) + 1
+    unsafe = str(summary.get("sandbox", "")).startswith("OFF")
     return [
+        *([f"WARNING: sandbox {summary['sandbox']}", ""] if unsafe else []),
         "Grading report",
         "==============",
+        f"sandbox: {summary.get('sandbox', 'unknown')}",
         f"course: {summary.get('course', '')}   finished: {time.strftime('%Y-%m-%d %H:%M:%S')}",
         f"lessons: {', '.join(summary.get('lessons', [])) or '(none)'}",
         f"input: {summary.get('input', '')}",

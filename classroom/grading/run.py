@@ -27,6 +27,7 @@ from classroom.grading.staging import GradeError
 REPORT_NAME = "grading_report.txt"
 CSV_NAME = "grades.csv"
 RESULTS_NAME = "results.json"
+VERDICT_BUDGET = 180  # seconds (DecideVerdicts.budget): the hard limit leaves room for it
 
 
 def gather(args, root: Path, config, known: list[str], work: Path) -> tuple[list, list, dict]:
@@ -159,6 +160,9 @@ def grade_class(args, root: Path, config, work: Path, graders) -> tuple[list[Res
         workers=len(graders.procs),
         cell_timeout=cell_timeout,
         notebook_timeout=args.notebook_timeout,
+        sandbox="OFF (--unsandboxed): learners' code ran with the grader's rights"
+        if args.unsandboxed
+        else "on: each kernel and each answer process in its own bubblewrap sandbox",
     )
     jobs, immediate = _jobs(submissions, failed, cell_timeout)
     progress = report.Progress(len(submissions), stream=io.StringIO() if args.quiet else None)
@@ -168,7 +172,7 @@ def grade_class(args, root: Path, config, work: Path, graders) -> tuple[list[Res
     try:
         for result in immediate:
             recorder(result)
-        hard_limit = args.notebook_timeout + 2 * cell_timeout + 180
+        hard_limit = args.notebook_timeout + VERDICT_BUDGET + 2 * cell_timeout + 120
         graders.run(jobs, recorder, hard_limit, tick=progress.tick)
         graders.stop()  # the workers wind down while the outputs are written
     finally:

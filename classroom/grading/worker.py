@@ -117,7 +117,10 @@ class Worker:
 
     def _config(self):
         config = build.load_nbgrader_config(self.staging)
-        preprocessors.configure(config)  # the course's chains, whatever the file says
+        # The course's chains, whatever the file says; each worker has its own sandbox slot.
+        preprocessors.configure(config, sandboxed=self.setup.get("sandboxed", True))
+        config.SandboxedKernelManager.slot = self.index
+        config.DecideVerdicts.slot = self.index
         config.CourseDirectory.root = str(self.staging)
         config.CourseDirectory.db_url = self.db_url
         if self.setup.get("cell_timeout"):

@@ -6,23 +6,25 @@ own chains (`Autograde.sanitize_preprocessors`, `Autograde.autograde_preprocesso
 `nbgrader generate_feedback` run them as the course's grading command does.
 
 - sanitize: RestoreReleaseMetadata, MatchCellsToRelease, UniqueCellIds, then nbgrader's own;
-- autograde: GuardedExecute in place of Execute, KeepPointsOnStderr before SaveAutoGrades;
+- autograde: GuardedExecute in place of Execute (a sandboxed kernel that never runs a test
+  cell), then DecideVerdicts (each test's points decided in this process, against the
+  learner's answers in a sandboxed NumPy-only process), before SaveAutoGrades;
 - feedback: HideHiddenTests and GraderNotes after GetGrades.
 """
 
+from classroom.preprocessors.decide_verdicts import DecideVerdicts
 from classroom.preprocessors.grader_notes import GraderNotes
 from classroom.preprocessors.guarded_execute import GuardedExecute
 from classroom.preprocessors.hide_hidden_tests import HideHiddenTests
-from classroom.preprocessors.keep_points_on_stderr import KeepPointsOnStderr
 from classroom.preprocessors.match_cells_to_release import MatchCellsToRelease
 from classroom.preprocessors.restore_release_metadata import RestoreReleaseMetadata
 from classroom.preprocessors.unique_cell_ids import UniqueCellIds
 
 __all__ = [
+    "DecideVerdicts",
     "GraderNotes",
     "GuardedExecute",
     "HideHiddenTests",
-    "KeepPointsOnStderr",
     "MatchCellsToRelease",
     "RestoreReleaseMetadata",
     "UniqueCellIds",
@@ -46,10 +48,10 @@ SANITIZE = [
 ]
 AUTOGRADE = [
     _OURS + "GuardedExecute",
+    _OURS + "DecideVerdicts",
     _NBGRADER + "IgnorePattern",
     "nbconvert.preprocessors.ClearMetadataPreprocessor",
     _NBGRADER + "LimitOutput",
-    _OURS + "KeepPointsOnStderr",
     _NBGRADER + "SaveAutoGrades",
     _NBGRADER + "AssignLatePenalties",
     _NBGRADER + "CheckCellMetadata",
@@ -62,8 +64,11 @@ FEEDBACK = [
 ]
 
 
-def configure(c) -> None:
-    """Put the course's preprocessors into nbgrader's chains of the configuration `c`."""
+def configure(c, sandboxed: bool = True) -> None:
+    """Put the course's preprocessors into nbgrader's chains of the configuration `c`; with
+    sandboxed False, learners' code runs unsandboxed (with the grader's rights)."""
     c.Autograde.sanitize_preprocessors = list(SANITIZE)
     c.Autograde.autograde_preprocessors = list(AUTOGRADE)
     c.GenerateFeedback.preprocessors = list(FEEDBACK)
+    c.GuardedExecute.sandboxed = sandboxed
+    c.DecideVerdicts.sandboxed = sandboxed

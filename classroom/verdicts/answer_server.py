@@ -188,12 +188,18 @@ class Decoder:
     """Turns encoded data (fresh from json.loads) back into values, refusing anything else.
 
     arrays: True makes {"__ndarray__"} an ndarray and {"__tuple__"} a tuple (the server);
-    False makes both plain lists (the trusted side). on_callback(id, name), on_student(name)
-    and on_unencodable(type_name) give the values of those tags (or raise).
+    False makes both plain lists (the trusted side), except that numeric_arrays makes an array
+    of numbers a NumPy array of a numeric dtype built from the decoded numbers (never an
+    object array: only booleans, integers, floats and complex numbers).
+    on_callback(id, name), on_student(name) and on_unencodable(type_name) give the values of
+    those tags (or raise).
     """
 
-    def __init__(self, *, arrays: bool, on_callback, on_student, on_unencodable):
+    def __init__(
+        self, *, arrays: bool, on_callback, on_student, on_unencodable, numeric_arrays=False
+    ):
         self.arrays = arrays
+        self.numeric_arrays = numeric_arrays
         self.on_callback = on_callback
         self.on_student = on_student
         self.on_unencodable = on_unencodable
@@ -250,12 +256,33 @@ class Decoder:
         if not all(type(n) is int and n >= 0 for n in shape):
             raise CodecError("malformed", "an array shape that is not a list of sizes")
         values = self.decode(data["__ndarray__"], depth)
+        if self.numeric_arrays and not self.arrays and np is not None:
+            return _numeric_array(values, dtype, shape)
         if not self.arrays or np is None:
             return values
         try:
             return np.array(values, dtype=np.dtype(dtype)).reshape(shape)
         except (TypeError, ValueError) as exc:
             raise CodecError("malformed", f"a bad array: {exc}") from None
+
+
+NUMERIC_KINDS = "biufc"  # the dtype kinds a trusted array may have: data, never objects
+
+
+def _numeric_array(values, dtype: str, shape: list):
+    """A NumPy array of plain numbers with a numeric dtype, or the plain lists when the
+    encoded dtype is not numeric (the trusted side then compares lists)."""
+    try:
+        kind = np.dtype(dtype).kind
+    except TypeError:
+        return values
+    if kind not in NUMERIC_KINDS:
+        return values
+    try:
+        array = np.array(values, dtype=np.dtype(dtype)).reshape(shape)
+    except (TypeError, ValueError, OverflowError):
+        return values
+    return array if array.dtype.kind in NUMERIC_KINDS else values
 
 
 def _hashable(key):

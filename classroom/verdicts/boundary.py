@@ -145,7 +145,8 @@ def numpy_dirs() -> list[Path]:
 
 
 def numpy_only_site() -> Path:
-    """A private directory (mode 0700, made once per process) holding only numpy's symlinks.
+    """A directory (made once per process, writable by its owner only) holding only numpy's
+    symlinks.
 
     The answer process puts it after the standard library on sys.path, so `import numpy`
     works there and `import mujoco`, `course`, `IPython`, `nbgrader`, `matplotlib` fail.
@@ -153,7 +154,10 @@ def numpy_only_site() -> Path:
     global _site
     with _site_lock:
         if _site is None or _site[0] != os.getpid() or not _site[1].is_dir():
-            root = Path(tempfile.mkdtemp(prefix="numpy-only-site-"))  # mkdtemp: mode 0700
+            root = Path(tempfile.mkdtemp(prefix="numpy-only-site-"))
+            # Readable by all: it holds only links to NumPy, and a sandbox's unprivileged
+            # user must read it. Nobody else can write it (mkdtemp's owner only).
+            os.chmod(root, 0o755)
             for source in numpy_dirs():
                 (root / source.name).symlink_to(source, target_is_directory=True)
             atexit.register(shutil.rmtree, root, True)
@@ -761,6 +765,7 @@ class AnswerProcess:
     def _decode(self, data: Any) -> Any:
         decoder = codec.Decoder(
             arrays=False,
+            numeric_arrays=True,  # a learner's array of numbers is data: numpy-built, numeric
             on_callback=self._known_callback,
             on_student=lambda name: StudentFunction(self, name),
             on_unencodable=_unencodable,

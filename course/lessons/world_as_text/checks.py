@@ -279,8 +279,10 @@ def drop_heights(drop_heights) -> None:
     _ok("drop_heights follows mj_step for the 100 g cube, in vacuum and in air.")
 
 
-def delay_table(landing_delay_ms, table: dict) -> None:
-    """Compare the learner's delays (ms) with a table {light_kg: delay_ms} from MuJoCo."""
+def delay_table(landing_delay_ms, light_masses_kg=drop.SWEEP_MASSES_KG) -> None:
+    """Compare the learner's delays (ms) behind a 1 kg cube, in air, with MuJoCo's, for each
+    light cube of `light_masses_kg` (kg; the lesson's sweep by default)."""
+    table = drop.delay_sweep(tuple(light_masses_kg))
     for light_kg, want in table.items():
         got = landing_delay_ms(light_kg)
         expect.close(
@@ -289,6 +291,7 @@ def delay_table(landing_delay_ms, table: dict) -> None:
             f"landing_delay_ms({light_kg:g})",
             rtol=0,
             atol=0.005,
-            hint="Interpolate each cube's landing time with course.drop.landing_time.",
+            hint="Use your drop_heights for both cubes and interpolate each landing with "
+            "landing_time; a table typed in cannot answer masses it does not list.",
         )
-    _ok(f"your delays match MuJoCo's table for all {len(table)} masses to 0.01 ms.")
+    _ok(f"your delays match MuJoCo's for all {len(table)} masses to 0.01 ms.")

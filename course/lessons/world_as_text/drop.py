@@ -4,6 +4,7 @@ A drop is described by heights (m) of a body's lowest point above the table top 
 2, ... steps, as in `course.falls`, whose landing arithmetic is used here.
 """
 
+import functools
 from dataclasses import dataclass
 
 import mujoco
@@ -69,6 +70,7 @@ def run_two_cube_drop(
     )
 
 
+@functools.cache
 def delay_sweep(
     light_masses_kg=SWEEP_MASSES_KG,
     heavy_kg: float = 1.0,

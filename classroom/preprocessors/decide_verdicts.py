@@ -1,0 +1,152 @@
+"""DecideVerdicts: every test cell's points, decided where the learner's code cannot reach.
+
+In the autograde chain after GuardedExecute, before SaveAutoGrades. The learner's kernel never
+runs a test cell (GuardedExecute skips them), so nothing the learner's code does in the kernel
+(rebinding functions, input or AST transformers, events, a displayhook) touches a test.
+Instead, in this process:
+
+1. a fresh answer process (`classroom.verdicts.boundary`), sandboxed, holding only NumPy and
+   the standard library, runs the learner's cells in notebook order: every code cell that is
+   not locked (the answer cells, and any cell the learner added);
+2. at each test cell, its trusted source, read from the gradebook, never from the notebook,
+   runs here with the lesson's set-up imports and the learner's answers across the boundary:
+   functions become proxies that call into the answer process with plain values, values are
+   plain decoded copies (`classroom.verdicts.trusted`);
+3. the cell's outputs become the verdict: the lines the test printed when it passed, or one
+   error whose message is the test's (the likely mistake), nothing else. nbgrader's
+   SaveAutoGrades then scores the cell from those outputs: full marks or 0.
+
+A graded function that needs MuJoCo or a course helper fails in the answer process, and the
+test's message says in one sentence that it must compute from its arguments.
+"""
+
+from __future__ import annotations
+
+import time
+
+from nbformat.notebooknode import NotebookNode
+from nbgrader.preprocessors import NbGraderPreprocessor
+from traitlets import Bool, Float, Integer
+
+from classroom.grading.results import record_note
+from classroom.notebooks import grade_id, is_locked, is_test
+from classroom.verdicts import boundary, trusted
+
+VERDICT_KEY = "verdict"  # cell.metadata["classroom"]["verdict"]: for the feedback
+
+
+class DecideVerdicts(NbGraderPreprocessor):
+    """Score each test cell from a trusted run of its source against the learner's answers."""
+
+    call_timeout = Float(10.0, help="Seconds one call of a learner's function may take.").tag(
+        config=True
+    )
+    cell_timeout = Float(
+        10.0, help="Seconds one learner's cell may run in the answer process."
+    ).tag(config=True)
+    budget = Float(
+        180.0, help="Seconds for all the verdicts of one notebook; tests left score 0."
+    ).tag(config=True)
+    sandboxed = Bool(True, help="Run the answer process in the sandbox.").tag(config=True)
+    slot = Integer(0, help="The sandbox slot (see classroom.sandbox).").tag(config=True)
+
+    def preprocess(self, nb, resources):
+        info = resources["nbgrader"]
+        lesson = trusted.from_gradebook(info["db_url"], info["assignment"], info["notebook"])
+        base = trusted.setup_namespace(lesson)
+        self._deadline = time.monotonic() + self.budget
+        self._ran: list[str] = []  # the cells that ran (replayed after a restart)
+        box = answer_sandbox(self.slot) if self.sandboxed else None
+        answers = boundary.AnswerProcess(
+            call_timeout=self.call_timeout,
+            setup_names=lesson.setup_names,
+            launcher=box.command if box is not None else None,
+        )
+        try:
+            answers.start()
+            for index, cell in enumerate(nb.cells):
+                if cell.cell_type != "code":
+                    continue
+                if is_test(cell):
+                    self._decide(nb, index, cell, lesson, base, answers)
+                elif not is_locked(cell) and cell.source.strip():
+                    self._run_learner_cell(nb, index, cell, answers)
+        finally:
+            answers.close()
+            if box is not None:
+                box.close()
+        return nb, resources
+
+    # the answer process ---------------------------------------------------------------------
+
+    def _run_learner_cell(self, nb, index, cell, answers) -> None:
+        try:
+            answers.exec_cell(cell.source, timeout=self.cell_timeout)
+            self._ran.append(cell.source)
+        except boundary.StudentTimeout:
+            text = f"this cell ran over {self.cell_timeout:g} s in the grader and was stopped"
+            record_note(nb, "cell-timeout", text, index, grade_id(cell))
+            self._restart(answers)
+        except boundary.AnswerProcessGone as exc:
+            record_note(nb, "answers-stopped", f"{exc}", index, grade_id(cell))
+            self._restart(answers)
+
+    def _restart(self, answers) -> None:
+        """A fresh answer process with the cells that ran so far (not the one that hung)."""
+        answers.restart(replay=False)
+        for source in self._ran:
+            try:
+                answers.exec_cell(source, timeout=self.cell_timeout)
+            except boundary.VerdictError:
+                break
+
+    # the verdict ----------------------------------------------------------------------------
+
+    def _decide(self, nb, index, cell, lesson, base, answers) -> None:
+        gid = grade_id(cell)
+        if gid not in lesson.tests:
+            verdict = trusted.Verdict(False, "none", "none", "NotGraded", _UNKNOWN)
+        elif time.monotonic() > self._deadline:
+            why = f"not decided: this notebook used up the {self.budget:g} s its tests may take"
+            verdict = trusted.Verdict(False, "not run", "not run", "NotRun", why)
+        else:
+            if not answers.alive:
+                self._restart(answers)
+            verdict = trusted.run_test(lesson, gid, base, answers)
+        cell.outputs = verdict_outputs(verdict)
+        cell.execution_count = None
+        cell.metadata.setdefault("classroom", {})[VERDICT_KEY] = {
+            "visible": verdict.visible,
+            "hidden": verdict.hidden,
+        }
+        if verdict.answers_gone:
+            record_note(nb, "answers-stopped", verdict.evalue, index, gid)
+            self._restart(answers)
+
+
+_UNKNOWN = "this test cell is not in the lesson's gradebook, so it scores nothing"
+
+
+def verdict_outputs(verdict: trusted.Verdict) -> list[NotebookNode]:
+    """The outputs nbgrader scores: printed lines (passed) or one error (failed)."""
+    outputs = []
+    if verdict.printed.strip():
+        outputs.append(NotebookNode(output_type="stream", name="stdout", text=verdict.printed))
+    if not verdict.passed:
+        line = f"{verdict.ename}: {verdict.evalue}"
+        outputs.append(
+            NotebookNode(
+                output_type="error", ename=verdict.ename, evalue=verdict.evalue, traceback=[line]
+            )
+        )
+    return outputs
+
+
+def answer_sandbox(slot: int):
+    """The sandbox an answer process runs in: the interpreter and NumPy, nothing else."""
+    from classroom import sandbox
+
+    sandbox.require()
+    readonly = [str(boundary.numpy_only_site()), *map(str, boundary.numpy_dirs())]
+    readonly.append(str(boundary.SERVER_SCRIPT))
+    return sandbox.Sandbox(slot=slot, course="", readonly=readonly, hide=sandbox.site_packages())
