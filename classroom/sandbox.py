@@ -410,7 +410,8 @@ class Sandbox:
     (sandboxes of one slot share its RLIMIT_NPROC); writable, readonly, cwd, env: as for
     sandbox_command (env is added to default_env()); course: the course package's folder
     (default: the installed one; "" for none); hide: as for sandbox_command. Writable
-    folders are chowned to the slot's uid. Use it as a context manager, or call close(), which removes `directory`."""
+    folders are chowned to the slot's uid. Use it as a context manager, or call close(),
+    which removes `directory`."""
 
     def __init__(
         self,
