@@ -1,13 +1,22 @@
-"""Comparisons used by visible checks and hidden tests, with messages a learner can act on.
+"""Comparisons used by visible checks and hidden tests, with messages a learner can act on,
+and how a visible check shows itself in the learner's notebook.
 
-A learner's answer cell runs in the same kernel as the tests, so it could rebind
-`numpy.allclose`, `math.isclose` or a builtin to make every comparison pass. Everything
-this module relies on is bound here, when the lesson's first cell imports it, and the
-comparisons themselves are plain Python arithmetic on floats.
+In the notebook a check is friendly (`visible_check`): a function not written yet gives one
+line and the notebook goes on, so Run All reaches the end of a blank lesson; a mistake shows
+one short block (what was wrong, the likely mistake), not a traceback through this package.
+While a class is graded the same checks run in the grader (`grading(True)`), where anything
+short of a pass is a failure.
+
+The comparisons bind what they use when this module is imported and do plain arithmetic on
+floats, so code in the learner's kernel that rebinds `numpy.allclose` or a builtin changes
+nothing they say.
 """
 
 import builtins
+import dis
+import functools
 import math
+import textwrap
 
 import numpy
 
@@ -18,8 +27,85 @@ _array = numpy.array
 _ndarray = numpy.ndarray
 
 
+WIDTH = 92  # characters per line of a check's message in the notebook
+
+
+def _block(mark: str, message: str) -> list[str]:
+    """A message as short lines, wrapped between words, under one mark."""
+    lines = []
+    for paragraph in str(message).split("\n"):
+        lines += textwrap.wrap(paragraph, WIDTH - 2, break_long_words=False) or [""]
+    return [f"{mark} {lines[0]}"] + [f"  {line}" for line in lines[1:]]
+
+
+class CheckFailed(AssertionError):
+    """What a visible check found wrong; IPython shows it as one short block, no traceback."""
+
+    def _render_traceback_(self):
+        return _block("✗", self.args[0] if self.args else "the check failed")
+
+
 class NotAnswered(AssertionError):
     """The function under test returned None: its body has not been written yet."""
+
+    def _render_traceback_(self):
+        return _block("…", self.args[0] if self.args else "not answered yet")
+
+
+_GRADING = False
+
+
+def grading(on: bool = True) -> None:
+    """Make checks strict, for the grader's trusted run: any failure, an unwritten function
+    included, raises as it is (the grader scores it 0 and keeps its message)."""
+    global _GRADING
+    _GRADING = on
+
+
+def visible_check(check):
+    """Decorate a lesson's visible check: in the notebook, an unwritten function prints one
+    line and the notebook goes on; a failure is raised as CheckFailed, one short block. While
+    grading (`grading(True)`) the check is unchanged."""
+
+    @functools.wraps(check)
+    def friendly(*args, **kwargs):
+        if _GRADING:
+            return check(*args, **kwargs)
+        try:
+            return check(*args, **kwargs)
+        except NotAnswered as exc:
+            print("\n".join(_block("…", f"Not checked yet: {exc}")))
+            return None
+        except AssertionError as exc:
+            raise CheckFailed(str(exc)) from None
+
+    return friendly
+
+
+def _is_stub(function) -> bool:
+    """Whether a function does nothing but return None (a docstring and `pass`)."""
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return False
+    steps = [i for i in dis.get_instructions(code) if i.opname not in ("RESUME", "NOP", "CACHE")]
+    names = [(i.opname, i.argval) for i in steps]
+    return names in ([("LOAD_CONST", None), ("RETURN_VALUE", None)], [("RETURN_CONST", None)])
+
+
+def unwritten(*functions) -> list[str]:
+    """The names of the functions whose body is still the release's stub (a docstring and
+    `pass`): the learner has not written them yet."""
+    return [f.__name__ for f in functions if _is_stub(f)]
+
+
+def ready(*functions) -> bool:
+    """False, after one line naming what to write first, when any function is unwritten;
+    for cells that use the learner's functions (`if expect.ready(solid_inertia): ...`)."""
+    missing = unwritten(*functions)
+    if missing:
+        names = ", ".join(f"`{name}`" for name in missing)
+        print(f"… Write {names} above to see this cell's result.")
+    return not missing
 
 
 def as_floats(value, what: str) -> list:
