@@ -20,7 +20,6 @@ import argparse
 import os
 import shutil
 import sys
-import tempfile
 import warnings
 from pathlib import Path
 
@@ -48,8 +47,33 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     source.add_argument("--merge", action="store_true", help="merge the results of --shard runs")
     parser.add_argument(
         "--pattern",
-        help="with --zip: regular expression with (?P<student_id>...) and optionally "
-        "(?P<file_id>...) and (?P<timestamp>...), matched against each file's path",
+        help="with --zip, for an LMS other than Canvas and Moodle (which are recognised): a "
+        "regular expression with (?P<student_id>...) and optionally (?P<file_id>...) and "
+        "(?P<timestamp>...), matched against each file's path in the download",
+    )
+    parser.add_argument(
+        "--copies",
+        choices=("stop", "all"),
+        default="stop",
+        help="with --zip: two different notebooks of one lesson from one student stop the "
+        "run before grading (stop, the default) or are each graded (all)",
+    )
+    parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="with --zip: print file -> student -> lesson and grade nothing",
+    )
+    parser.add_argument(
+        "--student",
+        action="append",
+        metavar="ID",
+        help="grade only this student (repeatable); grades.csv and the report keep the others",
+    )
+    parser.add_argument(
+        "--export",
+        action="append",
+        choices=("canvas", "moodle"),
+        help="also write grade files the LMS imports into exports/ (repeatable)",
     )
     parser.add_argument("--workers", type=int, default=None, help="default: the cores")
     parser.add_argument("--cell-timeout", type=int, default=None, help="seconds per cell")
@@ -60,6 +84,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--shard", help="K/N: grade only the K-th of N ranges of students")
     parser.add_argument("--workdir", type=Path, help="keep the staging files here")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--regrade",
+        action="store_true",
+        help="grade every submission again, even those unchanged since an earlier run",
+    )
     parser.add_argument(
         "--unsandboxed",
         action="store_true",
@@ -72,8 +101,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def _check(parser, args) -> None:
-    if args.pattern and not args.zip:
-        parser.error("--pattern goes with --zip")
+    if (args.pattern or args.dry_run) and not args.zip:
+        parser.error("--pattern and --dry-run go with --zip")
     if args.shard:
         try:
             k, n = (int(x) for x in args.shard.split("/"))
@@ -109,6 +138,25 @@ def _work(root: Path, staging: Path, args, graders):
     return facts
 
 
+def _dry_run(args, root: Path) -> int:
+    """Print what a download would become, grade nothing."""
+    import tempfile
+
+    from classroom import build, notebooks
+    from classroom.grading import download
+
+    lessons = list(args.lessons) or notebooks.discover_lessons(root)
+    config = build.load_nbgrader_config(root)
+    with tempfile.TemporaryDirectory(prefix="dry-run-") as work:
+        try:
+            lines = download.dry_run(args.zip, lessons, work, pattern=args.pattern, config=config)
+        except download.DownloadError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+    print("\n".join(lines))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     # nbgrader 0.9's gradebook code trips SQLAlchemy 2's autoflush warnings; they are noise.
@@ -125,11 +173,15 @@ def main(argv: list[str] | None = None) -> int:
         except sandbox.SandboxUnavailable as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
+    from classroom.grading import state
+
     if args.workdir:
         staging = args.workdir.resolve()
         staging.mkdir(parents=True, exist_ok=True)
-    else:
-        staging = Path(tempfile.mkdtemp(prefix="grade-"))
+    else:  # in .grading/, the instructor's only; a killed run's is removed by the next
+        staging = state.new_staging(root)
+    if args.dry_run:
+        return _dry_run(args, root)
     graders = None
     if not args.merge:
         # Started first: each worker loads nbgrader (seconds) while this process reads the
@@ -140,11 +192,14 @@ def main(argv: list[str] | None = None) -> int:
             "notebook_timeout": args.notebook_timeout,
             "max_output_chars": MAX_OUTPUT_CHARS,
             "sandboxed": not args.unsandboxed,
+            "key": state.course_key(root).hex(),  # workers sign their results with it
         }
         graders = pool.Pool(setup, args.workers or default_workers())
     try:
         facts = _work(root, staging, args, graders)
-    except GradeError as exc:
+    except (GradeError, ValueError) as exc:  # GradeError, DownloadError, EmptyExchange
+        if not isinstance(exc, GradeError) and not exc.__class__.__module__.startswith("classroom"):
+            raise
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -625,6 +625,9 @@ class SandboxedKernelManager(IpcKernelManager):
 
     _sandbox: Sandbox | None = None
     _folder_copied = False
+    # A kernel started ahead, for a notebook not known yet: its folder comes later
+    # (provide_folder), whatever cwd jupyter_client passes at start.
+    folder_later = False
 
     @property
     def sandbox(self) -> Sandbox:
@@ -672,7 +675,7 @@ class SandboxedKernelManager(IpcKernelManager):
                 raise RuntimeError(f"refusing to copy {folder} into a sandbox: too large")
         shutil.copytree(folder, target, symlinks=True, dirs_exist_ok=True)
         self.sandbox.prepare_writable()
-        self._folder_copied = True
+        self._folder_copied, self.folder_later = True, False
         return NOTEBOOK_DIR
 
     def _write_inside_connection_file(self) -> str:
@@ -707,7 +710,7 @@ class SandboxedKernelManager(IpcKernelManager):
         inside = self._write_inside_connection_file()
         outside = {self.connection_file, os.path.realpath(self.connection_file)}
         argv = [inside if arg in outside else arg for arg in kernel_cmd]
-        folder = kw.get("cwd")
+        folder = None if self.folder_later else kw.get("cwd")
         if folder and not self._folder_copied:  # a restart keeps the copy, as a folder would
             self.provide_folder(folder)
         given = kw.get("env") or {}

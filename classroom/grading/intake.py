@@ -17,22 +17,15 @@ with nothing for another gets a Submission with no files, so it ends as a row wi
 
 from __future__ import annotations
 
-import re
-import zipfile
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from classroom.grading.results import Job
 from classroom.grading.submissions import name_key
 
+# Not the learner's work: editors' droppings (the exchange's own files, HOUSEKEEPING, are
+# kept beside the notebook: release_feedback reads them back from the feedback folder).
 IGNORED = {".ipynb_checkpoints", "__pycache__", "__MACOSX", ".DS_Store", "timestamp.txt"}
-# An LMS download when no pattern is configured: "<student>/<file>" (a folder per student)
-# or "<student>_<file>" (Canvas and others prefix the file name with the student's login).
-DEFAULT_PATTERNS = (
-    r"^(?P<student_id>[^/]+)/(?P<file_id>.+)$",
-    r"^(?P<student_id>[A-Za-z0-9.\-]+)_(?:(?P<timestamp>\d{4}-\d\d-\d\d[ T_-]\d\d[:-]\d\d"
-    r"[:-]\d\d)_)?(?P<file_id>[^/]+)$",
-)
 
 
 Submission = Job  # one per (student, lesson); numbered later by the run
@@ -126,146 +119,6 @@ def from_submitted(folder: Path | str, lessons: list[str], skip_absent: bool = F
     return Intake(submissions)
 
 
-def _extract(archive: Path, target: Path) -> Path:
-    """Unpack a zip safely (no paths outside target), archives inside it too."""
-    target.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(archive) as zf:
-        for member in zf.infolist():
-            name = PurePosixPath(member.filename)
-            if member.is_dir() or name.is_absolute() or ".." in name.parts:
-                continue
-            destination = target.joinpath(*name.parts)
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            with zf.open(member) as source, open(destination, "wb") as out:
-                while chunk := source.read(1 << 20):
-                    out.write(chunk)
-    for inner in sorted(target.rglob("*.zip")):
-        _extract(inner, inner.with_suffix(""))
-        inner.unlink()
-    return target
-
-
-Entry = tuple[Path, str, str | None]  # (file, its file id, the LMS timestamp if any)
-
-
-def _plugins(pattern: str | None, config, files: list[Path]) -> list:
-    """nbgrader FileNameCollectorPlugins for the pattern given, configured, or the defaults."""
-    from nbgrader.plugins.zipcollect import FileNameCollectorPlugin
-
-    configured = ""
-    if config is not None and "FileNameCollectorPlugin" in config:
-        configured = config.FileNameCollectorPlugin.get("named_regexp", "")
-    patterns = [pattern] if pattern else ([configured] if configured else list(DEFAULT_PATTERNS))
-    extensions = sorted({p.suffix for p in files} | {".ipynb"})
-    return [FileNameCollectorPlugin(named_regexp=p, valid_ext=extensions) for p in patterns]
-
-
-def _by_student(files: list[Path], root: Path, plugins, unassigned: list) -> dict:
-    """{student id: [Entry]} of the files a pattern reads a student from; others unassigned."""
-    by_student: dict[str, list[Entry]] = {}
-    for file in files:
-        relative = file.relative_to(root).as_posix()
-        info = None
-        for plugin in plugins:
-            info = _quiet_collect(plugin, relative)
-            if info and info.get("student_id"):
-                break
-        if not info or not info.get("student_id"):
-            unassigned.append(relative)
-            continue
-        file_id = info.get("file_id") or file.name
-        by_student.setdefault(info["student_id"], []).append((file, file_id, info.get("timestamp")))
-    return by_student
-
-
-def _staged(student: str, lesson: str, entries: list[Entry], workdir: Path) -> Submission:
-    """One student's files for one lesson, copied to workdir/from-download/<student>/<lesson>."""
-    submission = Submission(student, lesson)
-    if entries:
-        staged = Path(workdir) / "from-download" / student / lesson
-        staged.mkdir(parents=True, exist_ok=True)
-        for file, file_id, _ in entries:
-            target = staged / PurePosixPath(file_id).name
-            target.write_bytes(file.read_bytes())
-            submission.files.append(str(target))
-        submission.base = str(staged)
-        stamps = sorted(s for _, _, s in entries if s)
-        submission.timestamp = _timestamp(stamps[-1]) if stamps else None
-    return submission
-
-
-def from_download(
-    path: Path | str,
-    lessons: list[str],
-    workdir: Path | str,
-    *,
-    pattern: str | None = None,
-    config=None,
-) -> Intake:
-    """Submissions in an LMS download (a .zip or a folder) whose file names follow a pattern.
-
-    Uses nbgrader's FileNameCollectorPlugin: `pattern` (or FileNameCollectorPlugin.named_regexp
-    from the configuration) must name the group student_id and may name file_id and timestamp;
-    it is matched against each file's path relative to the download, with "/" separators.
-    """
-    path = Path(path)
-    root = _extract(path, Path(workdir) / "download") if path.is_file() else path
-    files = _files_below(root)
-    unassigned: list[str] = []
-    by_student = _by_student(files, root, _plugins(pattern, config, files), unassigned)
-    submissions = []
-    keys = {name_key(lesson): lesson for lesson in lessons}
-    for student in sorted(by_student):
-        per_lesson: dict[str, list[Entry]] = {}
-        for file, file_id, stamp in by_student[student]:
-            lesson = _lesson_of(file_id, keys, lessons)
-            if lesson is None:
-                unassigned.append(f"{file.relative_to(root).as_posix()} (student {student})")
-                continue
-            per_lesson.setdefault(lesson, []).append((file, file_id, stamp))
-        submissions += [_staged(student, x, per_lesson.get(x, []), workdir) for x in lessons]
-    return Intake(submissions, unassigned)
-
-
-def _quiet_collect(plugin, relative: str):
-    import logging
-
-    level = plugin.log.level
-    plugin.log.setLevel(logging.ERROR)
-    try:
-        return plugin.collect(relative)
-    finally:
-        plugin.log.setLevel(level)
-
-
-def _lesson_of(file_id: str, keys: dict[str, str], lessons: list[str]) -> str | None:
-    """The lesson a downloaded file belongs to: by a folder or file name, or the only one."""
-    for part in PurePosixPath(file_id).parts:
-        key = name_key(part)
-        if key in keys:
-            return keys[key]
-        for lesson_key, lesson in keys.items():
-            if key.startswith(lesson_key) or key.endswith(lesson_key):
-                return lesson
-    return lessons[0] if len(lessons) == 1 else None
-
-
-def _timestamp(text: str) -> str | None:
-    """An LMS timestamp in a form nbgrader's parse_utc reads, or None."""
-    from nbgrader.utils import parse_utc
-
-    candidates = [
-        text,
-        re.sub(r"^(\d{4}-\d\d-\d\d)[ T_-](\d\d)[:-](\d\d)[:-](\d\d)$", r"\1 \2:\3:\4", text),
-    ]
-    for candidate in candidates:
-        try:
-            return str(parse_utc(candidate))
-        except (ValueError, OverflowError):
-            continue
-    return None
-
-
 def from_exchange(root: Path | str, lessons: list[str], config) -> tuple[Path, list[str]]:
     """Collect the latest submissions from nbgrader's exchange into root/submitted with
     nbgrader's own ExchangeCollect; returns the submitted folder and collect's problems."""
@@ -281,6 +134,18 @@ def from_exchange(root: Path | str, lessons: list[str], config) -> tuple[Path, l
         collect.update = True
         try:
             collect.start()
-        except ExchangeError as exc:
-            problems.append(f"{lesson}: nbgrader collect: {exc}")
-    return Path(coursedir.root) / coursedir.submitted_directory, problems
+        except (ExchangeError, OSError) as exc:  # an empty or missing exchange, rights
+            problems.append(f"{lesson}: nbgrader collect found nothing to collect ({exc})")
+    folder = Path(coursedir.root) / coursedir.submitted_directory
+    if not folder.is_dir() or not any(folder.iterdir()):
+        where = getattr(config.Exchange, "root", None) or "the exchange"
+        raise EmptyExchange(
+            f"nothing was collected from {where} for {', '.join(lessons)}: has the lesson been "
+            "released (nbgrader release_assignment) and submitted, and is NBGRADER_EXCHANGE the "
+            "hub's exchange?"
+        )
+    return folder, problems
+
+
+class EmptyExchange(ValueError):
+    """Nothing to collect from nbgrader's exchange; the message says what to check."""

@@ -16,6 +16,7 @@ import time
 from collections import deque
 from multiprocessing.connection import wait
 
+from classroom.grading import state
 from classroom.grading.results import NOT_GRADED, Job, Result, failure
 
 START_LIMIT = 300  # seconds a worker may take to start (imports, first gradebook copy)
@@ -71,6 +72,7 @@ class Pool:
     def __init__(self, setup: dict, workers: int):
         self.ctx = multiprocessing.get_context("spawn")
         self.setup = setup
+        self.key = bytes.fromhex(setup["key"])
         self.procs = [_Proc(self.ctx, setup, i) for i in range(max(1, workers))]
 
     def run(self, jobs: list[Job], on_result, hard_limit: float, tick=None) -> None:
@@ -100,8 +102,14 @@ class Pool:
                 self._attempts[proc.job.id] = self._attempts.get(proc.job.id, 0) + 1
                 proc.conn.send(proc.job.as_dict())
 
-    @staticmethod
-    def _receive(proc: _Proc, ready) -> tuple[Result | None, bool]:
+    def _checked(self, proc: _Proc, data: dict) -> Result:
+        """The worker's result when its signature holds; else a failure saying so."""
+        if state.verified(self.key, data):
+            return Result.from_dict(data)
+        why = "its result failed the grader's integrity check, so it was not recorded"
+        return failure(proc.job, NOT_GRADED, why)
+
+    def _receive(self, proc: _Proc, ready) -> tuple[Result | None, bool]:
         """(the result the worker sent, or None; whether the worker is gone)."""
         if proc.conn in ready:
             try:
@@ -112,7 +120,7 @@ class Pool:
                     elif message["type"] == "start":
                         proc.started = time.monotonic()
                     elif message["type"] == "done":
-                        return Result.from_dict(message["result"]), False
+                        return self._checked(proc, message["result"]), False
             except (EOFError, OSError):
                 return None, True
             return None, False

@@ -13,6 +13,7 @@ columns added: the status of each row in this run and the reason when it is not 
 from __future__ import annotations
 
 import csv
+import os
 import tempfile
 from pathlib import Path
 
@@ -62,6 +63,14 @@ def fast_disposable_gradebooks(folder: str | Path) -> None:
         cursor.close()
 
 
+def person(name: str | None) -> dict:
+    """nbgrader's first_name and last_name of a full name ("Alice Smith"); {} when unknown."""
+    if not name:
+        return {}
+    first, _, last = name.strip().rpartition(" ")
+    return {"first_name": first or last, "last_name": last if first else ""}
+
+
 def gradebook_note(problem: str) -> Note:
     """The note a result gets when its grades could not be written to the gradebook."""
     return Note("gradebook", problem)
@@ -73,7 +82,7 @@ def record(gb, result: Result) -> None:
     from nbgrader.utils import parse_utc
 
     lesson, student = result.lesson, result.student
-    gb.update_or_create_student(student)
+    gb.update_or_create_student(student, **person(result.name))
     kwargs = {}
     if result.timestamp:
         try:
@@ -132,7 +141,8 @@ def export_csv(
         with open(plain, newline="", encoding="utf-8") as handle:
             rows = list(csv.DictReader(handle))
     fields = list(rows[0].keys()) if rows else ["assignment", "student_id", "score", "max_score"]
-    with open(target, "w", newline="", encoding="utf-8") as handle:
+    partial = target.with_name(target.name + ".partial")
+    with open(partial, "w", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, fieldnames=fields + ["status", "reason"])
         writer.writeheader()
         for row in rows:
@@ -145,4 +155,5 @@ def export_csv(
             else:
                 row["status"], row["reason"] = "no submission", ""
             writer.writerow(row)
+    os.replace(partial, target)  # whole or not at all, even if the run is killed now
     return target

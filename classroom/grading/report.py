@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -154,5 +155,7 @@ def write_report(path: Path | str, results: list[Result], summary: dict) -> Path
     if summary.get("unassigned"):
         out += ["", "Files no student or lesson could be read from (not graded):"]
         out += [f"  - {name}" for name in summary["unassigned"]]
-    path.write_text("\n".join(out) + "\n", encoding="utf-8")
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text("\n".join(out) + "\n", encoding="utf-8")
+    os.replace(partial, path)  # whole or not at all, even if the run is killed now
     return path

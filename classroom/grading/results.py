@@ -20,7 +20,7 @@ NO_NOTEBOOK = "no notebook"
 STATUSES = (GRADED, GRADED_WITH_NOTES, NOT_GRADED, NO_NOTEBOOK)
 
 NOTES_KEY = "classroom"  # notebook metadata key under which preprocessors leave their notes
-QUIET_KINDS = frozenset({"extra-files"})  # noted, but not worth "graded with notes"
+QUIET_KINDS = frozenset({"extra-files", "reused"})  # noted, but not worth "graded with notes"
 
 
 @dataclass
@@ -78,6 +78,8 @@ class Job:
     notes: list[Note] = field(default_factory=list)
     cell_timeout: int | None = None
     id: int = 0
+    name: str | None = None  # the student's name, when the LMS gave it
+    late: bool = False  # the LMS marked the submission late
 
     def note(self, kind: str, text: str) -> None:
         self.notes.append(Note(kind, text))
@@ -112,11 +114,26 @@ class Result:
     max: float = 0.0
     worker: int | None = None
     timings: dict = field(default_factory=dict)
+    name: str | None = None
+    late: bool = False  # marked late by the LMS, or handed in after the due date
+    late_seconds: float = 0.0  # how late, by nbgrader's clock (timestamp vs due date)
+    failures: dict = field(default_factory=dict)  # test grade_id -> its verdict's message
+    predictions: dict = field(default_factory=dict)  # predict-first name -> the learner's letter
 
     @classmethod
     def for_job(cls, job: Job, status: str = GRADED, reason: str | None = None) -> Result:
         """A result for `job`, carrying the notes intake made about it."""
-        return cls(job.id, job.student, job.lesson, status, reason, list(job.notes))
+        result = cls(job.id, job.student, job.lesson, status, reason, list(job.notes))
+        result.name, result.late = job.name, job.late
+        return result
+
+    @property
+    def lateness(self) -> str:
+        """ "", or how late the submission was, for the table, the report and the feedback."""
+        if self.late_seconds > 0:
+            hours = self.late_seconds / 3600
+            return f"late by {hours:.1f} h" if hours >= 1 else f"late by {self.late_seconds:.0f} s"
+        return "late (marked by the LMS)" if self.late else ""
 
     @property
     def key(self) -> tuple[str, str]:

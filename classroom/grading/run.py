@@ -18,10 +18,12 @@ import json
 import shutil
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from classroom.grading import records, report, shards, staging
-from classroom.grading.results import NO_NOTEBOOK, NOT_GRADED, Job, Result, failure
+from classroom.grading import records, report, shards, staging, state
+from classroom.grading.results import NO_NOTEBOOK, NOT_GRADED, Job, Note, Result, failure
 from classroom.grading.staging import GradeError
 
 REPORT_NAME = "grading_report.txt"
@@ -48,8 +50,12 @@ def gather(args, root: Path, config, known: list[str], work: Path) -> tuple[list
         taken = intake.from_submitted(folder, lessons, skip_absent=True)
         return lessons, taken.submissions, facts
     if args.zip:
+        from classroom.grading import download
+
         lessons = wanted or known
-        taken = intake.from_download(args.zip, lessons, work, pattern=args.pattern, config=config)
+        taken = download.from_download(
+            args.zip, lessons, work, pattern=args.pattern, config=config, copies=args.copies
+        )
         facts["input"] = f"LMS download {args.zip}"
         facts["unassigned"] = taken.unassigned
         found = {s.lesson for s in taken.submissions if s.files}
@@ -75,6 +81,8 @@ def _move(source: str | None, target: Path) -> str | None:
     """Move a worker's output into the course (replacing an older one); its new path."""
     if not source or not Path(source).exists():
         return None
+    if Path(source).resolve() == target.resolve():  # a result reused from an earlier run
+        return str(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     if target.is_dir():
         shutil.rmtree(target)
@@ -84,31 +92,66 @@ def _move(source: str | None, target: Path) -> str | None:
     return str(target)
 
 
-class Recorder:
-    """Takes each finished result, in this process: its outputs moved into the course, its
-    grades into the course's gradebook (None for a shard), the progress bar moved on."""
+def _move_feedback(result: Result, folder: Path) -> str | None:
+    """Move the worker's feedback folder (the page and the files nbgrader's release_feedback
+    reads beside it: timestamp.txt, and submission_secret.txt from the exchange) into the
+    course; the page's new path."""
+    if not result.feedback:
+        return None
+    page = Path(result.feedback)
+    moved = _move(str(page.parent), folder)
+    if moved is None:
+        return None
+    stamp = folder / "timestamp.txt"
+    if not stamp.exists():  # release_feedback needs one; a submitted/ tree may have none
+        stamp.write_text(result.timestamp or time.strftime("%Y-%m-%d %H:%M:%S"), "utf-8")
+    return str(folder / page.name)
 
-    def __init__(self, root: Path, maxima: dict, failed: dict, facts: dict, gradebook, progress):
-        self.root, self.maxima, self.failed, self.facts = root, maxima, failed, facts
-        self.gradebook, self.progress = gradebook, progress
+
+class Recorder:
+    """Takes each finished result, in this process, the one writer of the course's records:
+    its signature checked, its outputs moved into the course, its grades into the gradebook
+    (None for a shard), a line in the journal, grades.csv and the report rewritten (so a run
+    killed at any point keeps what it graded), the progress bar moved on."""
+
+    def __init__(self, run: RunContext, gradebook, progress):
+        self.run, self.gradebook, self.progress = run, gradebook, progress
         self.results: list[Result] = []
 
     def __call__(self, result: Result) -> None:
-        result.max = self.maxima.get(result.lesson, 0.0)
+        run = self.run
+        result.max = run.maxima.get(result.lesson, 0.0)
         student, lesson = result.student, result.lesson
-        result.autograded = _move(result.autograded, self.root / "autograded" / student / lesson)
-        target = self.root / "feedback" / student / lesson / f"{lesson}.html"
-        result.feedback = _move(result.feedback, target)
-        if self.gradebook is not None and lesson not in self.failed:
+        result.autograded = _move(result.autograded, run.root / "autograded" / student / lesson)
+        result.feedback = _move_feedback(result, run.root / "feedback" / student / lesson)
+        if self.gradebook is not None and lesson not in run.failed:
             try:
                 records.record(self.gradebook, result)
             except Exception as exc:  # reported, and the run goes on
                 problem = f"{student} ({lesson}) could not be written to the gradebook: {exc}"
-                self.facts["problems"].append(problem)
+                run.facts["problems"].append(problem)
                 result.notes.append(records.gradebook_note(problem))
         self.results.append(result)
+        if run.journal is not None:
+            run.journal.append(result, run.contents.get(result.key))
+        if run.save is not None:
+            run.save(self.results)
         problems = sum(r.status in (NOT_GRADED, NO_NOTEBOOK) for r in self.results)
         self.progress.update(len(self.results), problems)
+
+
+@dataclass
+class RunContext:
+    """What the Recorder needs of the run: the course, the lessons' maxima and failures, the
+    summary facts, the journal, each submission's content digest, and how to save outputs."""
+
+    root: Path
+    maxima: dict
+    failed: dict
+    facts: dict
+    journal: state.Journal | None = None
+    contents: dict = field(default_factory=dict)
+    save: Callable | None = None
 
 
 def _due_db(config) -> str | None:
@@ -136,6 +179,38 @@ def _jobs(submissions: list[Job], failed: dict, cell_timeout: int):
     return jobs, immediate
 
 
+def _describe_run(args, config, lessons, workers: int, cell_timeout: int) -> dict:
+    return dict(
+        course=config.CourseDirectory.course_id,
+        lessons=lessons,
+        workers=workers,
+        cell_timeout=cell_timeout,
+        notebook_timeout=args.notebook_timeout,
+        sandbox="OFF (--unsandboxed): learners' code ran with the grader's rights"
+        if args.unsandboxed
+        else "on: each kernel and each answer process in its own bubblewrap sandbox",
+    )
+
+
+def _reuse(jobs: list[Job], context: RunContext, regrade: bool) -> tuple[list, list]:
+    """(jobs still to grade, results reused: submissions graded by an earlier run whose
+    files have not changed since)."""
+    earlier = context.journal.graded() if context.journal is not None and not regrade else {}
+    todo, reused = [], []
+    for job in jobs:
+        context.contents[(job.lesson, job.student)] = state.submission_digest(job)
+        found = earlier.get((job.lesson, job.student))
+        if found and found[0] == context.contents[(job.lesson, job.student)]:
+            result = found[1]
+            if result.status not in (NOT_GRADED,):
+                result.id = job.id
+                result.notes.append(Note("reused", "unchanged since it was graded; not regraded"))
+                reused.append(result)
+                continue
+        todo.append(job)
+    return todo, reused
+
+
 def grade_class(args, root: Path, config, work: Path, graders) -> tuple[list[Result], dict]:
     """Grade the class the arguments name with the started pool `graders`."""
     from classroom import notebooks
@@ -144,6 +219,13 @@ def grade_class(args, root: Path, config, work: Path, graders) -> tuple[list[Res
     cell_timeout = args.cell_timeout or int(config.Execute.get("timeout", 30) or 30)
     main_db = None if args.shard else staging.course_db(root, config)
     lessons, submissions, facts = gather(args, root, config, known, work)
+    if args.student:
+        known_students = {s.student for s in submissions}
+        missing = sorted(set(args.student) - known_students)
+        if missing:
+            raise GradeError(f"no submission from {', '.join(missing)} in {facts['input']}")
+        submissions = [s for s in submissions if s.student in set(args.student)]
+        facts["input"] += f" (only {', '.join(args.student)})"
     if args.shard:
         k, n = args.shard
         chosen = shards.shard_of([s.student for s in submissions], k, n)
@@ -154,34 +236,43 @@ def grade_class(args, root: Path, config, work: Path, graders) -> tuple[list[Res
     facts["failed_lessons"] = sorted(failed)
     for lesson, why in failed.items():
         facts["problems"].append(f"lesson {lesson} was not graded: {why.splitlines()[0]}")
-    facts.update(
-        course=config.CourseDirectory.course_id,
-        lessons=lessons,
-        workers=len(graders.procs),
-        cell_timeout=cell_timeout,
-        notebook_timeout=args.notebook_timeout,
-        sandbox="OFF (--unsandboxed): learners' code ran with the grader's rights"
-        if args.unsandboxed
-        else "on: each kernel and each answer process in its own bubblewrap sandbox",
-    )
+    facts.update(_describe_run(args, config, lessons, len(graders.procs), cell_timeout))
+    facts["demo"] = bool(args.demo)
+    facts["exports"] = list(args.export or [])
+    context = RunContext(root, maxima, failed, facts)
+    if not args.shard:
+        if not args.demo:  # the demo class is graded afresh each time
+            context.journal = state.Journal(root, state.course_key(root))
+        journal = context.journal
+        context.save = lambda results: save_outputs(
+            root, config, with_earlier(journal, results), facts
+        )
     jobs, immediate = _jobs(submissions, failed, cell_timeout)
-    progress = report.Progress(len(submissions), stream=io.StringIO() if args.quiet else None)
+    jobs, reused = _reuse(jobs, context, getattr(args, "regrade", False))
+    return _grade(args, context, jobs, immediate + reused, graders, main_db, config, work)
+
+
+def _grade(args, context, jobs, immediate, graders, main_db, config, work):
+    """Record the results known at once, then grade the jobs with the pool."""
+    total = len(jobs) + len(immediate)
+    progress = report.Progress(total, stream=io.StringIO() if args.quiet else None)
     gradebook = _open_gradebook(main_db, config)
-    recorder = Recorder(root, maxima, failed, facts, gradebook, progress)
+    recorder = Recorder(context, gradebook, progress)
     start = time.monotonic()
     try:
         for result in immediate:
             recorder(result)
+        cell_timeout = context.facts["cell_timeout"]
         hard_limit = args.notebook_timeout + VERDICT_BUDGET + 2 * cell_timeout + 120
         graders.run(jobs, recorder, hard_limit, tick=progress.tick)
         graders.stop()  # the workers wind down while the outputs are written
     finally:
         if gradebook is not None:
             gradebook.close()
-    facts["seconds"] = time.monotonic() - start
+    context.facts["seconds"] = time.monotonic() - start
     results = recorder.results
     (work / RESULTS_NAME).write_text(json.dumps([r.as_dict() for r in results], indent=1))
-    return results, facts
+    return results, context.facts
 
 
 def _open_gradebook(main_db: str | None, config):
@@ -190,6 +281,29 @@ def _open_gradebook(main_db: str | None, config):
     from nbgrader.api import Gradebook
 
     return Gradebook(main_db, config.CourseDirectory.course_id)
+
+
+def with_earlier(journal: state.Journal | None, results: list[Result]) -> list[Result]:
+    """This run's results and, for every other submission the journal holds, its latest: what
+    the report lists (a run for one student keeps the others' rows)."""
+    if journal is None:
+        return list(results)
+    mine = {r.key for r in results}
+    earlier = [r for key, (_, r) in journal.graded().items() if key not in mine]
+    return earlier + list(results)
+
+
+def save_outputs(root: Path, config, results: list[Result], facts: dict) -> tuple[Path, Path]:
+    """Write grades.csv (nbgrader's export of the gradebook) and the report, each replaced
+    whole (written beside, then renamed), so a reader never sees half a file."""
+    from nbgrader.coursedir import CourseDirectory
+
+    db_url = CourseDirectory(config=config).db_url
+    lessons = facts.get("lessons") or sorted({r.lesson for r in results})
+    csv_path = records.export_csv(
+        db_url, config.CourseDirectory.course_id, lessons, results, root / CSV_NAME
+    )
+    return csv_path, report.write_report(root / REPORT_NAME, results, facts)
 
 
 def write_outputs(root: Path, config, results: list[Result], facts: dict, shard=None) -> None:
@@ -201,14 +315,16 @@ def write_outputs(root: Path, config, results: list[Result], facts: dict, shard=
         print(f"\nshard {shard[0]}/{shard[1]}: {folder / shards.RESULTS_NAME}")
         print(f"when every shard is done: python -m classroom.grade --merge --root {root}")
         return
-    from nbgrader.coursedir import CourseDirectory
+    from classroom.grading import class_report, exports
 
-    db_url = CourseDirectory(config=config).db_url
-    lessons = facts.get("lessons") or sorted({r.lesson for r in results})
-    csv_path = records.export_csv(
-        db_url, config.CourseDirectory.course_id, lessons, results, root / CSV_NAME
-    )
-    report_path = report.write_report(root / REPORT_NAME, results, facts)
+    journal = None if facts.get("demo") else state.Journal(root, state.course_key(root))
+    everyone = with_earlier(journal, results)
+    csv_path, report_path = save_outputs(root, config, everyone, facts)
+    lessons = facts.get("lessons") or sorted({r.lesson for r in everyone})
+    written = exports.write_all(root, everyone, lessons, facts.get("exports", ()))
+    course = config.CourseDirectory.course_id
+    page = class_report.write(root, everyone, lessons, course)
     sys.stderr.flush()
     print(report.table(results))
     print(f"\ngrades: {csv_path}\nfeedback: {root / 'feedback'}\nreport: {report_path}")
+    print(f"class report: {page}\nexports: {', '.join(p.name for p in written)}")

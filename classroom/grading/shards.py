@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from classroom.grading import records, staging
+from classroom.grading import records, staging, state
 from classroom.grading.results import Result
 from classroom.grading.staging import GradeError
 
@@ -34,7 +34,9 @@ def save(root: Path, shard: tuple[int, int], results: list[Result], facts: dict)
     target = folder(root, shard)
     target.mkdir(parents=True, exist_ok=True)
     facts = json.loads(json.dumps(facts, default=str))
-    payload = {"shard": list(shard), "facts": facts, "results": [r.as_dict() for r in results]}
+    key = state.course_key(root)
+    signed = [state.sign(key, json.loads(json.dumps(r.as_dict(), default=str))) for r in results]
+    payload = {"shard": list(shard), "facts": facts, "results": signed}
     (target / RESULTS_NAME).write_text(json.dumps(payload, indent=1), encoding="utf-8")
     return target
 
@@ -60,8 +62,15 @@ def merge(root: Path, config, staging_dir: Path) -> tuple[list[Result], dict]:
     from nbgrader.api import Gradebook
 
     n, payloads = _load(root)
+    signing_key = state.course_key(root)
     results, facts, seen = [], {"problems": [], "unassigned": []}, {}
     for k, payload in enumerate(payloads, start=1):
+        forged = [r for r in payload["results"] if not state.verified(signing_key, r)]
+        if forged:
+            raise GradeError(
+                f"shard {k} of {n} holds {len(forged)} results that fail the integrity check "
+                f"(changed since the shard wrote them?): grade that shard again"
+            )
         for key in ("problems", "unassigned"):
             facts[key] += payload["facts"].get(key, [])
         for key in ("course", "workers", "cell_timeout", "notebook_timeout", "input"):

@@ -18,6 +18,9 @@ from nbformat.v4.nbbase import random_cell_id
 from classroom.grading.matching import alignment_quality
 from classroom.grading.results import Note
 
+# Files nbgrader's exchange puts beside a submission (kept, never worth a note).
+HOUSEKEEPING = {"timestamp.txt", "submission_secret.txt"}
+
 
 class Unreadable(Exception):
     """The file cannot be graded as a notebook; str(exc) is the reason for the report."""
@@ -135,7 +138,8 @@ def choose_notebook(
             )
         )
     others = [f for f in files if f != chosen]
-    if others:
-        shown = ", ".join(f.name for f in others[:8]) + (" ..." if len(others) > 8 else "")
+    theirs = [f for f in others if f.name not in HOUSEKEEPING]  # the exchange's own files
+    if theirs:
+        shown = ", ".join(f.name for f in theirs[:8]) + (" ..." if len(theirs) > 8 else "")
         notes.append(Note("extra-files", f"other files handed in (not graded): {shown}"))
     return chosen, notes, others

@@ -28,7 +28,7 @@ from pathlib import Path
 import nbformat
 
 from classroom import build, notebooks, preprocessors
-from classroom.grading import submissions
+from classroom.grading import state, submissions
 from classroom.grading.results import (
     NO_NOTEBOOK,
     NOT_GRADED,
@@ -215,7 +215,17 @@ class Worker:
         converter.start()
         result.timings["autograde"] = round(time.perf_counter() - started, 3)
         autograded = self.staging / "autograded" / student / lesson
-        result.notes += notes_of(notebooks.read(autograded / f"{lesson}.ipynb"))
+        graded_nb = notebooks.read(autograded / f"{lesson}.ipynb")
+        result.notes += notes_of(graded_nb)
+        result.failures = verdict_messages(graded_nb)
+        result.predictions = dict(graded_nb.metadata.get("classroom", {}).get("predictions", {}))
+        if intake_notes:  # what intake noticed, for the formgrader, as the chain's notes are
+            from classroom.preprocessors import notes_as_comments
+
+            pairs = notes_as_comments.by_answer_cell(
+                graded_nb, [(n.text, None) for n in intake_notes]
+            )
+            notes_as_comments.add_comments(self.db_url, lesson, lesson, student, pairs)
         self._read_grades(lesson, student, result)
         result.autograded = str(autograded)
         try:
@@ -234,6 +244,7 @@ class Worker:
             submission = gb.find_submission(lesson, student)
             if submission.timestamp:
                 result.timestamp = submission.timestamp.isoformat()
+            result.late_seconds = float(submission.total_seconds_late or 0.0)
             for notebook in submission.notebooks:
                 result.late_penalties[notebook.name] = notebook.late_submission_penalty
                 for grade in notebook.grades:
@@ -259,7 +270,7 @@ class Worker:
         from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
         from nbgrader.preprocessors import GetGrades
 
-        from classroom.preprocessors import GraderNotes, HideHiddenTests
+        from classroom.preprocessors import FeedbackSummary, GraderNotes, HideHiddenTests
 
         converter = self.Feedback(
             coursedir=self._coursedir(lesson, student), config=self.config, log=self.log
@@ -269,11 +280,23 @@ class Worker:
         converter.preprocessors = [
             GetGrades,
             HideHiddenTests(config=self.config),
+            FeedbackSummary(config=self.config),
             GraderNotes(notes=sentences),
             CSSHTMLHeaderPreprocessor,
         ]
         converter.start()
         return self.staging / "feedback" / student / lesson / f"{lesson}.html"
+
+
+def verdict_messages(nb) -> dict[str, str]:
+    """{test grade_id: its verdict's error message} of the test cells that lost points."""
+    found = {}
+    for cell in nb.cells:
+        if notebooks.is_test(cell):
+            errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+            if errors:
+                found[notebooks.grade_id(cell)] = str(errors[0].get("evalue", ""))[:2000]
+    return found
 
 
 class _Fail(Exception):
@@ -304,10 +327,23 @@ def prepare_environment(setup: dict) -> None:
     os.environ["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
 
 
+def _die_with_parent() -> None:
+    """Linux: be killed when the grading process dies (even by SIGKILL), so that nothing of a
+    killed run goes on grading; the sandboxes die with their worker (--die-with-parent)."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def main(conn, setup: dict, index: int) -> None:
     """Run in a child process: receive jobs on conn, send back results, until None."""
     if hasattr(os, "setsid"):
         os.setsid()  # its own process group, so the parent can stop it and what it started
+    _die_with_parent()
     log_path = Path(setup["staging"]) / "logs" / f"worker-{index}.log"
     log_path.parent.mkdir(parents=True, exist_ok=True)
     log_file = open(log_path, "a", buffering=1, encoding="utf-8")  # noqa: SIM115
@@ -323,6 +359,7 @@ def main(conn, setup: dict, index: int) -> None:
 
     kernels.IpcKernelManager.kernel_started = lambda pid: conn.send({"type": "kernel", "pid": pid})
     worker = Worker(setup, index, conn.send)
+    key = bytes.fromhex(setup["key"])
     conn.send({"type": "ready", "pid": os.getpid()})
     try:
         while True:
@@ -331,7 +368,8 @@ def main(conn, setup: dict, index: int) -> None:
                 break
             job = Job.from_dict(message)
             conn.send({"type": "start", "job": job.id})
-            conn.send({"type": "done", "result": worker.grade(job).as_dict()})
+            result = state.sign(key, worker.grade(job).as_dict())
+            conn.send({"type": "done", "result": result})
     except (EOFError, KeyboardInterrupt):
         pass
     finally:

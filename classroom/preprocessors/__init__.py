@@ -8,24 +8,29 @@ own chains (`Autograde.sanitize_preprocessors`, `Autograde.autograde_preprocesso
 - sanitize: RestoreReleaseMetadata, MatchCellsToRelease, UniqueCellIds, then nbgrader's own;
 - autograde: GuardedExecute in place of Execute (a sandboxed kernel that never runs a test
   cell), then DecideVerdicts (each test's points decided in this process, against the
-  learner's answers in a sandboxed NumPy-only process), before SaveAutoGrades;
-- feedback: HideHiddenTests and GraderNotes after GetGrades.
+  learner's answers in a sandboxed NumPy-only process), before SaveAutoGrades, and
+  NotesAsComments after it (the grader's notes as gradebook comments, for the formgrader);
+- feedback: HideHiddenTests, FeedbackSummary and GraderNotes after GetGrades.
 """
 
 from classroom.preprocessors.decide_verdicts import DecideVerdicts
+from classroom.preprocessors.feedback_summary import FeedbackSummary
 from classroom.preprocessors.grader_notes import GraderNotes
 from classroom.preprocessors.guarded_execute import GuardedExecute
 from classroom.preprocessors.hide_hidden_tests import HideHiddenTests
 from classroom.preprocessors.match_cells_to_release import MatchCellsToRelease
+from classroom.preprocessors.notes_as_comments import NotesAsComments
 from classroom.preprocessors.restore_release_metadata import RestoreReleaseMetadata
 from classroom.preprocessors.unique_cell_ids import UniqueCellIds
 
 __all__ = [
     "DecideVerdicts",
+    "FeedbackSummary",
     "GraderNotes",
     "GuardedExecute",
     "HideHiddenTests",
     "MatchCellsToRelease",
+    "NotesAsComments",
     "RestoreReleaseMetadata",
     "UniqueCellIds",
     "SANITIZE",
@@ -53,12 +58,14 @@ AUTOGRADE = [
     "nbconvert.preprocessors.ClearMetadataPreprocessor",
     _NBGRADER + "LimitOutput",
     _NBGRADER + "SaveAutoGrades",
+    _OURS + "NotesAsComments",
     _NBGRADER + "AssignLatePenalties",
     _NBGRADER + "CheckCellMetadata",
 ]
 FEEDBACK = [
     _NBGRADER + "GetGrades",
     _OURS + "HideHiddenTests",
+    _OURS + "FeedbackSummary",
     _OURS + "GraderNotes",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]

@@ -33,6 +33,7 @@ from classroom.notebooks import grade_id, is_locked, is_test
 from classroom.verdicts import boundary, trusted
 
 VERDICT_KEY = "verdict"  # cell.metadata["classroom"]["verdict"]: for the feedback
+PREDICTION_PREFIX = "predict_"  # predict-first answers: recorded, never scored
 
 
 class DecideVerdicts(NbGraderPreprocessor):
@@ -74,6 +75,7 @@ class DecideVerdicts(NbGraderPreprocessor):
                     self._decide(nb, index, cell, lesson, base, answers)
                 elif not is_locked(cell) and cell.source.strip():
                     self._run_learner_cell(nb, index, cell, answers)
+            self._record_predictions(nb, answers)
         finally:
             answers.close()
             if box is not None:
@@ -84,8 +86,12 @@ class DecideVerdicts(NbGraderPreprocessor):
 
     def _run_learner_cell(self, nb, index, cell, answers) -> None:
         try:
-            answers.exec_cell(cell.source, timeout=self.cell_timeout)
-            self._ran.append(cell.source)
+            outcome = answers.exec_cell(cell.source, timeout=self.cell_timeout)
+            if outcome.error_type == "CellTimeout":  # interrupted; what ran before stays
+                text = f"interrupted after {self.cell_timeout:g} s in the grader"
+                record_note(nb, "cell-timeout", text, index, grade_id(cell))
+            else:
+                self._ran.append(cell.source)
         except boundary.StudentTimeout:
             text = f"this cell ran over {self.cell_timeout:g} s in the grader and was stopped"
             record_note(nb, "cell-timeout", text, index, grade_id(cell))
@@ -102,6 +108,20 @@ class DecideVerdicts(NbGraderPreprocessor):
                 answers.exec_cell(source, timeout=self.cell_timeout)
             except boundary.VerdictError:
                 break
+
+    def _record_predictions(self, nb, answers) -> None:
+        """The learner's predict-first letters (`predict_*` names), for the class report."""
+        found = {}
+        try:
+            names = answers.names() if answers.alive else {}
+            for name, kind in names.items():
+                if name.startswith(PREDICTION_PREFIX) and kind == "value":
+                    value = answers.value(name)
+                    if isinstance(value, str) and len(value) <= 8:
+                        found[name] = value.strip().upper()
+        except boundary.VerdictError:
+            return
+        nb.metadata.setdefault("classroom", {})["predictions"] = found
 
     # the verdict ----------------------------------------------------------------------------
 

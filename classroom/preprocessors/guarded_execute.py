@@ -92,6 +92,14 @@ class GuardedExecute(Execute):
         True, help="Run the kernel in the sandbox (classroom.sandbox); off only when told."
     ).tag(config=True)
 
+    def __init__(self, *args, **kwargs):
+        # nbgrader's Execute.__init__ passes kernel_manager_class=AsyncKernelManager, so the
+        # default below would never be used: the kernel would run unsandboxed, as the grader.
+        given = "kernel_manager_class" in kwargs
+        super().__init__(*args, **kwargs)
+        if not given:
+            self.kernel_manager_class = self._kernel_manager_class_default()
+
     @default("kernel_manager_class")
     def _kernel_manager_class_default(self):
         if not self.sandboxed:
@@ -247,8 +255,11 @@ class GuardedExecute(Execute):
         saved, self.km = self.km, None
         try:
             km = self.create_kernel_manager()
-            sandboxed = hasattr(km, "provide_folder")  # its folder comes with the notebook
-            await self.async_start_new_kernel(**({} if sandboxed else {"cwd": os.getcwd()}))
+            if hasattr(km, "provide_folder"):  # sandboxed: its folder comes with the notebook
+                km.folder_later = True
+                await self.async_start_new_kernel()
+            else:
+                await self.async_start_new_kernel(cwd=os.getcwd())
             kernels.WARM.append(km)
         except Exception as exc:  # no harm: the next notebook starts its own
             self.log.warning("could not start a kernel ahead: %s", exc)

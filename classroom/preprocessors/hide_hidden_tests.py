@@ -11,6 +11,7 @@ visible check and its hidden tests went, and its points.
 from __future__ import annotations
 
 import html
+import re
 
 from nbformat.notebooknode import NotebookNode
 from nbgrader.preprocessors import NbGraderPreprocessor
@@ -21,14 +22,27 @@ HIDDEN_PLACEHOLDER = "# Hidden tests run here (source not shown)."
 VERDICT_KEY = "verdict"  # DecideVerdicts' record in cell.metadata["classroom"]
 
 
+def likely_mistake(cell) -> str:
+    """The last sentence of a failed test's message: the check's hint, said first."""
+    errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+    if not errors:
+        return ""
+    message = str(errors[0].get("evalue", "")).strip()
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", message) if s.strip()]
+    return sentences[-1] if len(sentences) > 1 else message
+
+
 def result_lines(cell) -> list[str]:
-    """ "Visible check: passed." / "Hidden tests: failed (0 of 2 points)." for a test cell."""
+    """The test's name and points, its likely mistake, "Visible check: passed.", "Hidden
+    tests: failed." for a test cell."""
     verdict = cell.metadata.get("classroom", {}).get(VERDICT_KEY, {})
     meta = cell.metadata.get("nbgrader", {})
-    points = ""
+    name = meta.get("grade_id", "test")
     if meta.get("points") is not None and meta.get("score") is not None:
-        points = f"{float(meta['score']):g} of {float(meta['points']):g} points"
-    lines = []
+        name += f": {float(meta['score']):g} of {float(meta['points']):g} points"
+    lines = [name]
+    if likely_mistake(cell):
+        lines.append(f"Likely mistake: {likely_mistake(cell)}")
     if verdict.get("visible", "none") != "none":
         lines.append(f"Visible check: {verdict['visible']}.")
     hidden = verdict.get("hidden", "none")
@@ -36,8 +50,6 @@ def result_lines(cell) -> list[str]:
         hidden = "not run, since the visible check failed"
     if hidden != "none":
         lines.append(f"Hidden tests: {hidden}.")
-    if points:
-        lines.append(f"This cell: {points}.")
     return lines
 
 
@@ -57,10 +69,10 @@ class HideHiddenTests(NbGraderPreprocessor):
                     output_type="display_data",
                     metadata={},
                     data={
-                        "text/plain": " ".join(lines),
-                        "text/html": "<p class='grader-result'>"
-                        + "<br>".join(html.escape(line) for line in lines)
-                        + "</p>",
+                        "text/plain": "\n".join(lines),
+                        "text/html": "<div class='grader-result'><b>"
+                        + "</b><br>".join([html.escape(lines[0]), *map(html.escape, lines[1:])])
+                        + "</div>",
                     },
                 )
             )

@@ -18,6 +18,10 @@ from classroom.grading.results import record_note
 from classroom.notebooks import grade_id
 from classroom.preprocessors.release import release_of
 
+# Cell metadata editors keep for themselves (timings, scroll and collapse state): removed
+# without a note, since it says nothing about the learner's work.
+HOUSEKEEPING = frozenset({"execution", "ExecuteTime", "collapsed", "scrolled", "trusted"})
+
 CELL_KEYS = {
     "code": {"cell_type", "id", "metadata", "source", "outputs", "execution_count"},
     "markdown": {"cell_type", "id", "metadata", "source", "attachments"},
@@ -58,6 +62,7 @@ class RestoreReleaseMetadata(NbGraderPreprocessor):
             record_note(nb, "format", "saved by Google Colab: Colab's metadata removed")
         if kernel != wanted:
             record_note(nb, "format", f"kernel {kernel!r} replaced by the lesson's {wanted!r}")
+        dropped -= HOUSEKEEPING
         if dropped and not colab:
             record_note(nb, "format", f"cell metadata removed: {', '.join(sorted(dropped))}")
         return nb, resources

@@ -51,11 +51,13 @@ made: None, bool, int, float, str, list, dict.
 from __future__ import annotations
 
 import builtins
+import contextlib
 import io
 import json
 import math
 import os
 import re
+import signal
 import struct
 import sys
 import threading
@@ -294,6 +296,29 @@ def _hashable(key):
     return key
 
 
+class CellTimeout(BaseException):  # noqa: N818 - a BaseException, like KeyboardInterrupt
+    """A cell ran past its time; a BaseException so that `except Exception` does not eat it."""
+
+
+@contextlib.contextmanager
+def interrupted_after(seconds):
+    """Raise CellTimeout in the running code after `seconds` (none: no limit)."""
+    if not isinstance(seconds, (int, float)) or seconds <= 0 or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def interrupt(signum, frame):
+        raise CellTimeout(f"the cell was interrupted after {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, float(seconds))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 # ----------------------------------------------------------------------------- the server
 
 
@@ -425,14 +450,18 @@ class AnswerServer:
         return reply
 
     def op_exec(self, message: dict) -> dict:
-        """Run one cell's source: plain Python, IPython magics dropped."""
+        """Run one cell's source: plain Python, IPython magics dropped. With a "timeout" (s),
+        a cell still running then is interrupted, as a kernel interrupts it: what it did
+        before stays (the trusted side kills a cell that ignores the interrupt)."""
         self.cells += 1
         source = strip_magics(str(message.get("source", "")))
         if source is None:
             return {"op": "ok", "value": {"__dict__": {"skipped": "not a Python cell"}}}
+        timeout = message.get("timeout")
         try:
             code = compile(source, f"<cell {self.cells}>", "exec")
-            exec(code, self.namespace)
+            with interrupted_after(timeout):
+                exec(code, self.namespace)
         except BaseException as exc:  # noqa: B036 - SystemExit etc. are the learner's too
             return {"op": "error", "error": describe(exc)}
         return {"op": "ok", "value": None}

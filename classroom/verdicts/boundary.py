@@ -46,6 +46,7 @@ from classroom.verdicts import answer_server as codec
 
 SERVER_SCRIPT = Path(codec.__file__).resolve()
 MAX_STDERR = 8 * 1024  # bytes of the answer process's stderr kept for messages
+GRACE = 2.0  # seconds a cell has, after its interrupt, before the process is killed
 MAX_MEMORY = 2 * 1024**3  # address space of the answer process, bytes
 # Names the lessons' set-up cells define: a graded function that needs one is looking its
 # answer up (in MuJoCo or the course package) instead of computing it.
@@ -572,8 +573,14 @@ class AnswerProcess:
     # -- requests
 
     def exec_cell(self, source: str, timeout: float | None = None) -> CellOutcome:
-        """Run one cell (plain Python; IPython magics dropped) in the persistent namespace."""
-        reply = self._request({"op": "exec", "source": source}, "the cell", timeout)
+        """Run one cell (plain Python; IPython magics dropped) in the persistent namespace.
+
+        Past `timeout` s (default: call_timeout) the cell is interrupted in the process
+        (CellOutcome.error_type "CellTimeout", what ran before stays); a cell that ignores
+        the interrupt is killed with the process (StudentTimeout) GRACE seconds later."""
+        timeout = self.call_timeout if timeout is None else timeout
+        message = {"op": "exec", "source": source, "timeout": timeout}
+        reply = self._request(message, "the cell", timeout + GRACE)
         self.last_stdout = _text(reply.get("stdout"), codec.MAX_STDOUT + 100) or ""
         if reply.get("op") == "ok":
             self._cells.append(source)

@@ -1,0 +1,178 @@
+"""class_report.html: the view of a class an instructor uses to decide what to teach again.
+
+One self-contained page (plots as inline PNG images, readable offline), per lesson: the
+distribution of scores, how many learners got each test cell's full marks, the mistakes the
+checks diagnosed most often (failure messages grouped by their hint), and what the class
+predicted before reading, beside the right answer.
+"""
+
+from __future__ import annotations
+
+import ast
+import base64
+import html
+import io
+import re
+from collections import Counter
+from pathlib import Path
+
+from classroom import notebooks
+from classroom.grading.results import NO_NOTEBOOK, Result
+
+NAME = "class_report.html"
+STYLE = """
+body { font-family: system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; color: #222; }
+h1 { font-size: 1.6rem; } h2 { border-bottom: 2px solid #ddd; padding-bottom: .2rem; }
+table { border-collapse: collapse; margin: .5rem 0 1.5rem; }
+td, th { border: 1px solid #ddd; padding: .25rem .6rem; text-align: left; vertical-align: top; }
+th { background: #f4f4f4; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
+.hint { max-width: 36rem; } img { max-width: 100%; } .right { font-weight: bold; color: #1a7f37; }
+"""
+
+
+def _png(figure) -> str:
+    """A matplotlib figure as an inline <img>."""
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+    import matplotlib.pyplot as plt
+
+    plt.close(figure)
+    data = base64.b64encode(buffer.getvalue()).decode("ascii")
+    return f'<img alt="plot" src="data:image/png;base64,{data}">'
+
+
+def predictions_of(source) -> dict[str, tuple[str, int]]:
+    """{prediction name: (right letter, number of choices)} from a lesson's quiz.choose calls
+    (the right letter opens their `why`)."""
+    found = {}
+    for cell in source.cells:
+        if cell.cell_type != "code" or "choose" not in cell.source:
+            continue
+        try:
+            tree = ast.parse(cell.source)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "choose"):
+                continue
+            args = node.args
+            why = next((k.value for k in node.keywords if k.arg == "why"), None)
+            if (
+                len(args) >= 2
+                and isinstance(args[0], ast.Constant)
+                and isinstance(why, ast.Constant)
+            ):
+                letter = re.match(r"\s*([A-Z])\.", str(why.value))
+                count = len(args[1].elts) if isinstance(args[1], ast.List) else 0
+                if letter:
+                    found[str(args[0].value)] = (letter.group(1), count)
+    return found
+
+
+def hint_of(message: str) -> str:
+    """What a failure message diagnosed, without its numbers: its last sentence, as a key."""
+    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", message.strip()) if s.strip()]
+    key = sentences[-1] if sentences else message
+    return re.sub(r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?", "#", key)[:300]
+
+
+def _histogram(scores: list[float], maximum: float, lesson: str) -> str:
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(6, 2.6))
+    bins = max(1, min(int(maximum) + 1, 25))
+    axes.hist(scores, bins=bins, range=(0, maximum or 1), color="#4c78a8", edgecolor="white")
+    axes.set_xlabel(f"score (of {maximum:g})")
+    axes.set_ylabel("learners")
+    axes.set_title(f"{lesson}: scores")
+    return _png(figure)
+
+
+def _question_rows(results: list[Result]) -> list[str]:
+    cells: dict[str, list] = {}
+    for result in results:
+        for grade in result.grades:
+            entry = cells.setdefault(grade.name, [0, 0, grade.max_score])
+            entry[0] += 1
+            entry[1] += float(grade.auto_score or 0) >= float(grade.max_score or 0)
+    rows = []
+    for name, (count, full, points) in cells.items():
+        share = full / count if count else 0.0
+        rows.append(
+            f"<tr><td>{html.escape(name)}</td><td class=n>{points:g}</td>"
+            f"<td class=n>{full}/{count}</td><td class=n>{share:.0%}</td></tr>"
+        )
+    return rows
+
+
+def _mistake_rows(results: list[Result], most: int = 10) -> list[str]:
+    counts = Counter()
+    example: dict[tuple, str] = {}
+    for result in results:
+        for test, message in result.failures.items():
+            key = (test, hint_of(message))
+            counts[key] += 1
+            example.setdefault(key, message)
+    rows = []
+    for key, count in counts.most_common(most):
+        test, text = html.escape(key[0]), html.escape(example[key][:400])
+        rows.append(f"<tr><td class=n>{count}</td><td>{test}</td><td class=hint>{text}</td></tr>")
+    return rows
+
+
+def _prediction_rows(results: list[Result], source) -> list[str]:
+    rows = []
+    for name, (right, count) in predictions_of(source).items():
+        letters = Counter(r.predictions.get(name, "—") for r in results)
+        cells = []
+        for letter in [chr(65 + i) for i in range(count)] + ["—"]:
+            mark = " class='n right'" if letter == right else " class=n"
+            cells.append(f"<td{mark}>{letter}: {letters.get(letter, 0)}</td>")
+        rows.append(f"<tr><td>{html.escape(name)}</td><td>{right}</td>{''.join(cells)}</tr>")
+    return rows
+
+
+def _table(header: list[str], rows: list[str]) -> str:
+    if not rows:
+        return "<p>(none)</p>"
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
+
+
+def lesson_section(lesson: str, results: list[Result], root: Path) -> str:
+    handed = [r for r in results if r.lesson == lesson and r.status != NO_NOTEBOOK]
+    maximum = max((r.totals()[1] for r in handed), default=0.0)
+    scores = [r.totals()[0] for r in handed]
+    full = sum(score >= maximum > 0 for score in scores)
+    late = sum(bool(r.lateness) for r in handed)
+    parts = [f"<h2>{html.escape(lesson)}</h2>"]
+    parts.append(
+        f"<p>{len(handed)} notebooks graded; {full} with full marks; {late} late; mean "
+        f"{(sum(scores) / len(scores) if scores else 0):.1f} of {maximum:g}.</p>"
+    )
+    if scores:
+        parts.append(_histogram(scores, maximum, lesson))
+    parts.append("<h3>Each test: who got its full marks</h3>")
+    parts.append(_table(["test", "points", "full marks", "share"], _question_rows(handed)))
+    parts.append("<h3>The mistakes the checks diagnosed most often</h3>")
+    parts.append(_table(["learners", "test", "what the check said (one example)"],
+                        _mistake_rows(handed)))  # fmt: skip
+    source = notebooks.read_lesson(lesson, "source", root)
+    parts.append("<h3>What the class predicted before reading</h3>")
+    parts.append(_table(["question", "right", "answers"], _prediction_rows(handed, source)))
+    return "\n".join(parts)
+
+
+def write(root: Path, results: list[Result], lessons: list[str], course: str = "") -> Path:
+    """Write class_report.html in the course directory; its path."""
+    body = [f"<h1>Class report{': ' + html.escape(course) if course else ''}</h1>"]
+    body += [lesson_section(lesson, results, root) for lesson in lessons]
+    page = (
+        "<!DOCTYPE html><html><head><meta charset='utf-8'><title>Class report</title>"
+        f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>"
+    )
+    path = Path(root) / NAME
+    partial = path.with_name(NAME + ".partial")
+    partial.write_text(page, encoding="utf-8")
+    partial.replace(path)
+    return path

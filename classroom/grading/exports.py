@@ -1,0 +1,113 @@
+"""Grade files an LMS imports, and one file of points per question, from a run's results.
+
+Written into exports/ in the course directory after every run:
+- `canvas.csv`: Canvas's gradebook columns (Student, ID, SIS User ID, SIS Login ID, Section)
+  and one column per lesson, its points, with Canvas's "Points Possible" row; import it in
+  Canvas with Grades > Import (Canvas matches rows by ID, the Canvas user id the download's
+  file names carry, and creates or updates one assignment per lesson column);
+- `moodle-<lesson>.csv`: Moodle's offline grading worksheet (Identifier, Full name, Email
+  address, Grade, Maximum Grade, Feedback comments); in Moodle, open the assignment, View all
+  submissions > Grading action: Upload grading worksheet (enable "Offline grading worksheet"
+  in the assignment's feedback types first);
+- `questions-<lesson>.csv`: one row per student, one column per test cell (its points).
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from pathlib import Path
+
+from classroom.grading.results import NO_NOTEBOOK, Result
+
+EXPORTS = "exports"
+CANVAS_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
+MOODLE_COLUMNS = [
+    "Identifier",
+    "Full name",
+    "Email address",
+    "Grade",
+    "Maximum Grade",
+    "Feedback comments",
+]
+
+
+def _write(path: Path, header: list[str], rows: list[list]) -> Path:
+    """A CSV file written beside and renamed, so it is never seen half written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    with open(partial, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(header)
+        writer.writerows(rows)
+    os.replace(partial, path)
+    return path
+
+
+def _sortable(name: str | None, student: str) -> str:
+    """Canvas's "Last, First" for a name ("Alice Smith" -> "Smith, Alice")."""
+    if not name:
+        return student
+    first, _, last = name.strip().rpartition(" ")
+    return f"{last}, {first}" if first else last
+
+
+def canvas(results: list[Result], lessons: list[str], folder: Path) -> Path:
+    """exports/canvas.csv: a row per student, a column per lesson."""
+    by_student: dict[str, dict] = {}
+    maxima = {lesson: 0.0 for lesson in lessons}
+    for result in results:
+        row = by_student.setdefault(result.student, {"name": result.name})
+        row["name"] = row["name"] or result.name
+        row[result.lesson] = result.totals()[0]
+        maxima[result.lesson] = max(maxima.get(result.lesson, 0.0), result.totals()[1])
+    possible = ["    Points Possible", "", "", "", ""] + [f"{maxima[x]:g}" for x in lessons]
+    rows = [possible]
+    for student in sorted(by_student):
+        row = by_student[student]
+        scores = [f"{row[x]:g}" if x in row else "" for x in lessons]
+        rows.append([_sortable(row["name"], student), student, "", "", "", *scores])
+    return _write(folder / "canvas.csv", CANVAS_COLUMNS + list(lessons), rows)
+
+
+def _comment(result: Result) -> str:
+    score, maximum = result.totals()
+    lost = ", ".join(sorted(result.failures)) or "none"
+    late = f" {result.lateness}." if result.lateness else ""
+    if result.status == NO_NOTEBOOK or result.reason:
+        return f"{score:g}/{maximum:g}: {result.reason or result.status}.{late}"
+    return f"{score:g}/{maximum:g}. Tests not passed: {lost}.{late}"
+
+
+def moodle(results: list[Result], lesson: str, folder: Path) -> Path:
+    """exports/moodle-<lesson>.csv: Moodle's offline grading worksheet for one lesson."""
+    rows = []
+    for result in sorted((r for r in results if r.lesson == lesson), key=lambda r: r.student):
+        score, maximum = result.totals()
+        identifier = f"Participant {result.student}"
+        full_name = result.name or result.student
+        rows.append([identifier, full_name, "", f"{score:g}", f"{maximum:g}", _comment(result)])
+    return _write(folder / f"moodle-{lesson}.csv", MOODLE_COLUMNS, rows)
+
+
+def questions(results: list[Result], lesson: str, folder: Path) -> Path:
+    """exports/questions-<lesson>.csv: each student's points on each test cell."""
+    mine = sorted((r for r in results if r.lesson == lesson), key=lambda r: r.student)
+    names = list(dict.fromkeys(g.name for r in mine for g in r.grades))
+    rows = []
+    for result in mine:
+        points = {g.name: g.auto_score for g in result.grades}
+        cells = ["" if points.get(n) is None else f"{float(points[n]):g}" for n in names]
+        rows.append([result.student, result.name or "", *cells, f"{result.totals()[0]:g}"])
+    return _write(folder / f"questions-{lesson}.csv", ["student", "name", *names, "total"], rows)
+
+
+def write_all(root: Path, results: list[Result], lessons: list[str], kinds=()) -> list[Path]:
+    """The per-question files, and the LMS files of `kinds` ("canvas", "moodle")."""
+    folder = Path(root) / EXPORTS
+    written = [questions(results, lesson, folder) for lesson in lessons]
+    if "canvas" in kinds:
+        written.append(canvas(results, lessons, folder))
+    if "moodle" in kinds:
+        written += [moodle(results, lesson, folder) for lesson in lessons]
+    return written

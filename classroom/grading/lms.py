@@ -1,0 +1,87 @@
+"""LMS downloads read the way the LMS names them: Canvas and Moodle.
+
+- Canvas: one flat folder of files named `<sortable name>[_LATE]_<user id>_<attachment id>_
+  <file name>`, the sortable name lower case with its spaces removed ("smith_alice"), `_LATE`
+  when the file came after the due date, and a resubmitted file's name with `-1`, `-2`... added
+  before its extension. The student is the numeric user id (two Smiths stay two students); the
+  newest file (the highest attachment id) of a student and lesson is the submission.
+- Moodle: a folder per submission, `<Full Name>_<participant id>_assignsubmission_file_/`,
+  holding the files. The student is the participant id.
+
+Anything else is read with a pattern (`--pattern`, nbgrader's FileNameCollectorPlugin).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+CANVAS = re.compile(
+    r"^(?P<name>[a-z0-9][a-z0-9_-]*?)(?P<late>_late)?_(?P<id>\d+)_(?P<order>\d+)_(?P<file>[^/]+)$",
+    re.IGNORECASE,
+)
+MOODLE = re.compile(
+    r"^(?P<name>[^/_]+)_(?P<id>\d+)_assign(?:submission|feedback)_\w+?_/(?P<file>.+)$"
+)
+RESUBMITTED = re.compile(r"^(?P<stem>.+?)-(?P<n>\d+)(?P<ext>\.[A-Za-z0-9]+)$")
+
+
+@dataclass(frozen=True)
+class Handed:
+    """One file of an LMS download, as the LMS named it."""
+
+    path: Path  # the file on disk
+    relative: str  # its path in the download, "/" separated
+    lms: str  # "canvas" or "moodle"
+    student: str  # the LMS's numeric id for the student
+    name: str  # the student's name as the LMS writes it ("Alice Smith")
+    file: str  # the file's own name, the LMS's prefix and resubmission suffix removed
+    late: bool = False
+    order: int = 0  # newer files have larger numbers (Canvas attachment ids)
+
+
+def canvas_name(sortable: str) -> str:
+    """A Canvas sortable name ("smith_alice") as a person's name ("Alice Smith")."""
+    parts = [p for p in re.split(r"[_\s]+", sortable) if p]
+    if len(parts) >= 2:
+        parts = parts[1:] + parts[:1]
+    return " ".join(part.capitalize() for part in parts)
+
+
+def _without_suffix(file: str) -> tuple[str, int]:
+    """("01-x.ipynb", 2) for "01-x-2.ipynb"; a lesson's own "-NN" names are kept apart by
+    the caller, which compares with the lesson names."""
+    match = RESUBMITTED.match(file)
+    if match is None:
+        return file, 0
+    return match["stem"] + match["ext"], int(match["n"])
+
+
+def read(relative: str, path: Path, lessons: list[str]) -> Handed | None:
+    """The LMS's reading of one file of a download, or None when it follows neither naming."""
+    match = CANVAS.match(relative)
+    if match is not None:
+        file, version = _without_suffix(match["file"])
+        if Path(match["file"]).stem in lessons:  # the lesson's own name ended in -NN
+            file, version = match["file"], 0
+        order = int(match["order"]) * 1000 + version
+        name = canvas_name(match["name"])
+        late = bool(match["late"])
+        return Handed(path, relative, "canvas", match["id"], name, file, late, order)
+    match = MOODLE.match(relative)
+    if match is not None:
+        file = PurePosixPath(match["file"]).name
+        return Handed(path, relative, "moodle", match["id"], match["name"].strip(), file)
+    return None
+
+
+def recognise(relatives: list[str], lessons: list[str]) -> str | None:
+    """ "canvas" or "moodle" when most of a download's files follow that LMS's naming."""
+    counts = {"canvas": 0, "moodle": 0}
+    for relative in relatives:
+        handed = read(relative, Path(relative), lessons)
+        if handed is not None:
+            counts[handed.lms] += 1
+    best = max(counts, key=counts.get)
+    return best if relatives and counts[best] * 2 > len(relatives) else None
