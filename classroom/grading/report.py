@@ -80,6 +80,8 @@ def table(results: list[Result]) -> str:
     lines = [head, "-" * len(head)]
     for r in sorted(results, key=lambda r: r.key):
         status = r.status + (f": {r.reason}" if r.reason else "")
+        if r.lateness:
+            status = f"{r.lateness}, {status}"
         if len(status) > 90:
             status = status[:87] + "..."
         lines.append(
@@ -94,11 +96,13 @@ def _what_was_done(result: Result) -> str:
         return "recorded as 0 (nothing to grade)"
     if status == NOT_GRADED:
         return "recorded as 0 and flagged for a human (needs manual grade)"
-    return f"graded {score_text(result)}"
+    penalty = sum(float(p or 0) for p in result.late_penalties.values())
+    late = f"; {result.lateness}, late penalty {penalty:g}" if result.lateness else ""
+    return f"graded {score_text(result)}{late}"
 
 
 def unusual(result: Result) -> bool:
-    return result.status != GRADED or bool(result.notes)
+    return result.status != GRADED or bool(result.notes) or bool(result.lateness)
 
 
 def _header(results: list[Result], summary: dict) -> list[str]:

@@ -228,6 +228,9 @@ class Worker:
             notes_as_comments.add_comments(self.db_url, lesson, lesson, student, pairs)
         self._read_grades(lesson, student, result)
         result.autograded = str(autograded)
+        if result.lateness:  # said in the feedback, with what it cost
+            penalty = sum(float(p or 0) for p in result.late_penalties.values())
+            intake_notes.append(Note("late", f"handed in {result.lateness}; penalty {penalty:g}"))
         try:
             mark = time.perf_counter()
             result.feedback = str(self._feedback(lesson, student, intake_notes))

@@ -296,8 +296,9 @@ def _hashable(key):
     return key
 
 
-class CellTimeout(BaseException):  # noqa: N818 - a BaseException, like KeyboardInterrupt
-    """A cell ran past its time; a BaseException so that `except Exception` does not eat it."""
+class CellTimeout(KeyboardInterrupt):  # noqa: N818 - it is the kernel's interrupt
+    """A cell ran past its time: interrupted as a kernel interrupts one (a KeyboardInterrupt,
+    which `except Exception` does not catch; code that ignores it is stopped for good)."""
 
 
 @contextlib.contextmanager
