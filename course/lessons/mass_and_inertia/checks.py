@@ -1,12 +1,17 @@
 """Visible checks for lesson 03, "Mass, inertia and default classes": the cases the lesson shows.
 
 Every reference number is read from MuJoCo: its compiled body_mass, body_ipos, body_inertia and
-body_iquat, whether it compiles an <inertial>, or the joint-space inertia of a ball joint (see
-`inertia.inertia_about_point`). Hidden tests call the same compare_* functions on cases the
-lesson never shows.
+body_iquat, whether it compiles an <inertial>, the joint-space inertia of a ball joint (see
+`inertia.inertia_about_point`), or the friction and damping it resolved from default classes.
+
+Each check a test cell calls is a `visible_check` that takes the lesson's cases by default;
+hidden tests call the same checks with cases drawn from a seed, which the lesson never shows.
+What MuJoCo knows (a geom's mass, a body's inertia, a collision extent) is computed here and
+handed to the learner's function as plain numbers, lists and dicts.
 """
 
 from math import isclose as _isclose
+from math import isfinite as _isfinite
 
 import numpy as np
 
@@ -68,6 +73,11 @@ PHYSICAL_CASES = (
 # A flat disk: one moment exactly the sum of the other two.
 BOUNDARY_CASES = ((0.01, 0.01, 0.02),)
 
+# (element, attribute) pairs resolve_attribute is checked on, in the lesson's defaults model
+# and in the random ones of the hidden tests (which never set an armature).
+DEFAULT_ATTRIBUTES = (("geom", "friction"), ("joint", "damping"), ("joint", "armature"))
+RANDOM_DEFAULT_ATTRIBUTES = (("geom", "friction"), ("joint", "damping"))
+
 AUDIT_SEED = 3  # the model Build it, Step 7 audits
 
 
@@ -75,8 +85,31 @@ def _ok(message: str) -> None:
     print(f"OK: {message}")
 
 
+def _many(count: int, one: str, many: str) -> str:
+    """'1 body', '4 bodies'."""
+    return f"{count} {one if count == 1 else many}"
+
+
 def _scale(values) -> float:
     return float(np.max(np.abs(np.asarray(values, dtype=float))))
+
+
+def _finite_matrix(got, what: str) -> list:
+    """`got` as plain floats, refused unless every entry is a finite number: a NaN compares
+    False with everything, so expect.inertia_matches alone would let it through."""
+    if got is None:
+        raise expect.NotAnswered(f"{what} returned None: write its body.")
+    values = expect.as_floats(got, what)
+    flat = values if not values or not isinstance(values[0], list) else sum(values, [])
+    if any(isinstance(v, list) or not _isfinite(v) for v in flat):
+        raise AssertionError(f"{what} should be a 3x3 matrix of finite numbers, got {values}")
+    return values
+
+
+def tensor_of(props: compiled.MassProperties) -> np.ndarray:
+    """The 3x3 inertia about the COM, in body axes, that MuJoCo's principal moments and axes
+    describe."""
+    return props.axes @ np.diag(props.principal) @ props.axes.T
 
 
 # --- Step 1: the capsule -------------------------------------------------------------------
@@ -94,7 +127,7 @@ def _capsule_result(capsule_inertia, radius, half_length, density):
     return what, mass, principal
 
 
-def compare_capsule(capsule_inertia, radius, half_length, density, part: str) -> None:
+def _compare_capsule(capsule_inertia, radius, half_length, density, part: str) -> None:
     """Assert capsule_inertia matches MuJoCo's compiled capsule; part is "mass_and_axial"
     (mass and the moment about the capsule's axis, z) or "transverse" (about x and y)."""
     want_mass, want = lab.geom_solid("capsule", (radius, half_length), density=density)
@@ -125,18 +158,21 @@ def compare_capsule(capsule_inertia, radius, half_length, density, part: str) ->
         raise ValueError(f"part is 'mass_and_axial' or 'transverse', not {part!r}")
 
 
-def capsule_inertia_mass_and_axial(capsule_inertia) -> None:
-    """Compare capsule_inertia's mass and axial moment with MuJoCo on the lesson's capsules."""
-    for case in CAPSULE_CASES:
-        compare_capsule(capsule_inertia, *case, part="mass_and_axial")
-    _ok(f"mass and I_zz match MuJoCo for {len(CAPSULE_CASES)} capsules.")
+@expect.visible_check
+def capsule_inertia_mass_and_axial(capsule_inertia, cases=CAPSULE_CASES) -> None:
+    """Compare capsule_inertia's mass and axial moment with MuJoCo on capsules `cases`
+    ((radius, half_length, density) each; by default the lesson's)."""
+    for case in cases:
+        _compare_capsule(capsule_inertia, *case, part="mass_and_axial")
+    _ok(f"mass and I_zz match MuJoCo for {_many(len(cases), 'capsule', 'capsules')}.")
 
 
-def capsule_inertia_transverse(capsule_inertia) -> None:
-    """Compare capsule_inertia's transverse moments with MuJoCo on the lesson's capsules."""
-    for case in CAPSULE_CASES:
-        compare_capsule(capsule_inertia, *case, part="transverse")
-    _ok(f"I_xx and I_yy match MuJoCo for {len(CAPSULE_CASES)} capsules.")
+@expect.visible_check
+def capsule_inertia_transverse(capsule_inertia, cases=CAPSULE_CASES) -> None:
+    """Compare capsule_inertia's transverse moments with MuJoCo on capsules `cases`."""
+    for case in cases:
+        _compare_capsule(capsule_inertia, *case, part="transverse")
+    _ok(f"I_xx and I_yy match MuJoCo for {_many(len(cases), 'capsule', 'capsules')}.")
 
 
 # --- Step 2: a turned geom -----------------------------------------------------------------
@@ -147,7 +183,7 @@ ROTATE_HINT = (
 )
 
 
-def compare_rotate_inertia(rotate_inertia, principal, quat) -> None:
+def _compare_rotate_inertia(rotate_inertia, principal, quat) -> None:
     """Assert rotate_inertia(principal, quat) is the body-frame inertia MuJoCo compiles for
     principal moments `principal` (kg m^2) along axes turned by the unit quaternion `quat`."""
     inertial = lab.inertial_element(1.0, diaginertia=principal, quat=quat)
@@ -157,10 +193,11 @@ def compare_rotate_inertia(rotate_inertia, principal, quat) -> None:
     got = rotate_inertia(np.array(principal, dtype=float), np.array(quat, dtype=float))
     if got is None:
         raise expect.NotAnswered(f"{what} returned None: write the body of rotate_inertia.")
+    got = _finite_matrix(got, what)
     expect.inertia_matches(got, want.principal, want.axes, what, hint=ROTATE_HINT)
 
 
-def compare_turned_geom(rotate_inertia, kind, size, density, quat) -> None:
+def _compare_turned_geom(rotate_inertia, kind, size, density, quat) -> None:
     """Assert rotate_inertia turns a geom's own principal inertia into the inertia MuJoCo
     compiles for that geom with `quat` in a body of its own."""
     _, principal = lab.geom_solid(kind, size, density=density)
@@ -170,26 +207,34 @@ def compare_turned_geom(rotate_inertia, kind, size, density, quat) -> None:
     got = rotate_inertia(principal.copy(), np.array(quat, dtype=float))
     if got is None:
         raise expect.NotAnswered(f"{what} returned None: write the body of rotate_inertia.")
+    got = _finite_matrix(got, what)
     expect.inertia_matches(got, want.principal, want.axes, what, hint=ROTATE_HINT)
 
 
-def rotate_inertia(rotate_inertia) -> None:
-    """Compare rotate_inertia with MuJoCo on the lesson's turned box and cylinder."""
-    for kind, size, density, quat in ROTATE_CASES:
-        compare_turned_geom(rotate_inertia, kind, size, density, quat)
-    _ok("rotate_inertia gives MuJoCo's body-frame inertia for the turned box and cylinder.")
+@expect.visible_check
+def rotate_inertia(rotate_inertia, geoms=ROTATE_CASES, moments=()) -> None:
+    """Compare rotate_inertia with MuJoCo on turned geoms `geoms` ((kind, size, density, quat)
+    each; by default the lesson's box and cylinder) and on turned moment sets `moments`
+    ((principal, quat) each, stated as an <inertial>)."""
+    for kind, size, density, quat in geoms:
+        _compare_turned_geom(rotate_inertia, kind, size, density, quat)
+    for principal, quat in moments:
+        _compare_rotate_inertia(rotate_inertia, principal, quat)
+    turns = _many(len(geoms) + len(moments), "turn", "turns")
+    _ok(f"rotate_inertia gives MuJoCo's body-frame inertia for {turns}.")
 
 
 # --- Step 3: a body from geoms -------------------------------------------------------------
 
 
-def compare_body_from_geoms(body_inertia_from_geoms, geoms, check_inertia: bool) -> None:
-    """Assert body_inertia_from_geoms(geoms) gives MuJoCo's body_mass and body_ipos and, when
-    check_inertia, the inertia about the centre of mass that body_inertia and body_iquat
-    describe."""
+def _compare_body_from_geoms(body_inertia_from_geoms, geoms, check_inertia: bool) -> None:
+    """Assert body_inertia_from_geoms, given each geom's mass and principal moments (read from
+    MuJoCo, lab.geom_parts) with its pos and quat, gives MuJoCo's body_mass and body_ipos for
+    the body of `geoms` and, when check_inertia, the inertia about the centre of mass that its
+    body_inertia and body_iquat describe."""
     geoms = [lab.Geom(*g) for g in geoms]
     want = lab.body_properties(geoms)
-    result = body_inertia_from_geoms([lab.Geom(*g) for g in geoms])
+    result = body_inertia_from_geoms(lab.geom_parts(geoms))
     what = f"body_inertia_from_geoms for {len(geoms)} geoms"
     if result is None:
         raise expect.NotAnswered(f"{what} returned None: write its body.")
@@ -199,7 +244,7 @@ def compare_body_from_geoms(body_inertia_from_geoms, geoms, check_inertia: bool)
         want.mass,
         f"the mass from {what}",
         rtol=1e-9,
-        hint="A geom given a mass keeps it; the others weigh their density times their volume.",
+        hint="The body weighs what its geoms weigh together.",
     )
     expect.close(
         com,
@@ -212,7 +257,7 @@ def compare_body_from_geoms(body_inertia_from_geoms, geoms, check_inertia: bool)
     )
     if check_inertia:
         expect.inertia_matches(
-            inertia,
+            _finite_matrix(inertia, f"the inertia from {what}"),
             want.principal,
             want.axes,
             f"the inertia from {what}",
@@ -221,23 +266,32 @@ def compare_body_from_geoms(body_inertia_from_geoms, geoms, check_inertia: bool)
         )
 
 
-def body_from_geoms_mass_and_com(body_inertia_from_geoms) -> None:
-    """Compare mass and centre of mass with MuJoCo for the lesson's stool and hammer."""
-    for geoms in (STOOL, HAMMER):
-        compare_body_from_geoms(body_inertia_from_geoms, geoms, check_inertia=False)
-    _ok("body_inertia_from_geoms gives MuJoCo's mass and centre of mass for the stool and hammer.")
+@expect.visible_check
+def body_from_geoms_mass_and_com(body_inertia_from_geoms, bodies=(STOOL, HAMMER)) -> None:
+    """Compare mass and centre of mass with MuJoCo for `bodies` (each a sequence of lab.Geom;
+    by default the lesson's stool and hammer)."""
+    for geoms in bodies:
+        _compare_body_from_geoms(body_inertia_from_geoms, geoms, check_inertia=False)
+    checked = _many(len(bodies), "body", "bodies")
+    _ok(f"body_inertia_from_geoms gives MuJoCo's mass and COM for {checked}.")
 
 
-def body_from_geoms_inertia_aligned(body_inertia_from_geoms) -> None:
-    """Compare the inertia with MuJoCo for the stool, whose geoms are not turned."""
-    compare_body_from_geoms(body_inertia_from_geoms, STOOL, check_inertia=True)
-    _ok("body_inertia_from_geoms gives MuJoCo's inertia for the stool.")
+@expect.visible_check
+def body_from_geoms_inertia_aligned(body_inertia_from_geoms, bodies=(STOOL,)) -> None:
+    """Compare the inertia with MuJoCo for `bodies` of unturned geoms (by default the stool)."""
+    for geoms in bodies:
+        _compare_body_from_geoms(body_inertia_from_geoms, geoms, check_inertia=True)
+    unturned = _many(len(bodies), "body", "bodies")
+    _ok(f"body_inertia_from_geoms gives MuJoCo's inertia for {unturned} of unturned geoms.")
 
 
-def body_from_geoms_inertia_turned(body_inertia_from_geoms) -> None:
-    """Compare the inertia with MuJoCo for the hammer, whose geoms are turned."""
-    compare_body_from_geoms(body_inertia_from_geoms, HAMMER, check_inertia=True)
-    _ok("body_inertia_from_geoms gives MuJoCo's inertia for the hammer.")
+@expect.visible_check
+def body_from_geoms_inertia_turned(body_inertia_from_geoms, bodies=(HAMMER,)) -> None:
+    """Compare the inertia with MuJoCo for `bodies` of turned geoms (by default the hammer)."""
+    for geoms in bodies:
+        _compare_body_from_geoms(body_inertia_from_geoms, geoms, check_inertia=True)
+    turned = _many(len(bodies), "body", "bodies")
+    _ok(f"body_inertia_from_geoms gives MuJoCo's inertia for {turned} of turned geoms.")
 
 
 # --- Step 4: principal axes ----------------------------------------------------------------
@@ -248,13 +302,20 @@ def tensor_from_fullinertia(fullinertia) -> np.ndarray:
     return tensor_from_six(fullinertia)
 
 
-def compare_principal_axes(principal_axes, tensor, part: str) -> None:
+PRINCIPAL_HINT = (
+    "The quaternion (scalar first) must turn the body axes onto your principal axes, in the "
+    "order of your moments. A set of eigenvectors with determinant -1 is a mirror image, not "
+    "a rotation, and no quaternion describes it."
+)
+
+
+def _compare_principal_axes(principal_axes, tensor, part: str) -> None:
     """Assert principal_axes(tensor) gives what MuJoCo stores for this inertia tensor (kg m^2,
     about the centre of mass). part "moments": the sorted moments equal MuJoCo's body_inertia,
     sorted. part "rebuild": MuJoCo, given the learner's moments as diaginertia and quaternion as
     quat, rebuilds this tensor, and the quaternion has unit length."""
     tensor = np.array(tensor, dtype=float)
-    full = [tensor[0, 0], tensor[1, 1], tensor[2, 2], tensor[0, 1], tensor[0, 2], tensor[1, 2]]
+    full = [tensor[i, j] for i, j in MJCF_ORDER]
     want = compiled.body_mass_properties(
         compiled.compile_xml(lab.body_xml(lab.inertial_element(1.0, fullinertia=full))), "body"
     )
@@ -280,6 +341,16 @@ def compare_principal_axes(principal_axes, tensor, part: str) -> None:
         return
     if part != "rebuild":
         raise ValueError(f"part is 'moments' or 'rebuild', not {part!r}")
+    try:
+        inertial = lab.inertial_element(1.0, diaginertia=moments, quat=quat)
+        rebuilt = lab.inertia_about_point(inertial)
+    except (compiled.ModelError, ValueError) as error:
+        raise AssertionError(
+            f"MuJoCo refuses your moments {moments} and quaternion {quat} ({error}). "
+            f"{PRINCIPAL_HINT}"
+        ) from None
+    what_rebuilt = f"the tensor MuJoCo rebuilds from the moments and quaternion of {what}"
+    expect.close(rebuilt, tensor, what_rebuilt, rtol=1e-7, atol=1e-9 * scale, hint=PRINCIPAL_HINT)
     expect.close(
         sum(q * q for q in quat),
         1.0,
@@ -287,37 +358,32 @@ def compare_principal_axes(principal_axes, tensor, part: str) -> None:
         rtol=1e-9,
         hint="Return a unit quaternion, as MuJoCo stores in body_iquat.",
     )
-    hint = (
-        "The quaternion (scalar first) must turn the body axes onto your principal axes, in "
-        "the order of your moments. A set of eigenvectors with determinant -1 is a mirror "
-        "image, not a rotation, and no quaternion describes it."
-    )
-    try:
-        rebuilt = lab.inertia_about_point(lab.inertial_element(1.0, diaginertia=moments, quat=quat))
-    except compiled.ModelError as error:
-        raise AssertionError(
-            f"MuJoCo refuses your moments {moments} as a diaginertia ({error}). {hint}"
-        ) from None
-    expect.close(
-        rebuilt,
-        tensor,
-        f"the tensor MuJoCo rebuilds from the moments and quaternion of {what}",
-        rtol=1e-7,
-        atol=1e-9 * scale,
-        hint=hint,
-    )
 
 
-def principal_axes_moments(principal_axes) -> None:
-    """Compare principal_axes' moments with MuJoCo for the lesson's bracket."""
-    compare_principal_axes(principal_axes, tensor_from_fullinertia(BRACKET_FULLINERTIA), "moments")
-    _ok("principal_axes gives MuJoCo's principal moments for the bracket.")
+def _bracket() -> tuple[np.ndarray]:
+    return (tensor_from_fullinertia(BRACKET_FULLINERTIA),)
 
 
-def principal_axes_rebuild(principal_axes) -> None:
-    """Check MuJoCo rebuilds the bracket's tensor from principal_axes' moments and quaternion."""
-    compare_principal_axes(principal_axes, tensor_from_fullinertia(BRACKET_FULLINERTIA), "rebuild")
-    _ok("MuJoCo rebuilds the bracket's tensor from your moments and quaternion.")
+@expect.visible_check
+def principal_axes_moments(principal_axes, tensors=None) -> None:
+    """Compare principal_axes' moments with MuJoCo for `tensors` (3x3 inertias about the COM;
+    by default the lesson's bracket)."""
+    tensors = _bracket() if tensors is None else tensors
+    for tensor in tensors:
+        _compare_principal_axes(principal_axes, tensor, "moments")
+    checked = _many(len(tensors), "tensor", "tensors")
+    _ok(f"principal_axes gives MuJoCo's principal moments for {checked}.")
+
+
+@expect.visible_check
+def principal_axes_rebuild(principal_axes, tensors=None) -> None:
+    """Check MuJoCo rebuilds `tensors` (by default the bracket's) from principal_axes' moments
+    and quaternion."""
+    tensors = _bracket() if tensors is None else tensors
+    for tensor in tensors:
+        _compare_principal_axes(principal_axes, tensor, "rebuild")
+    rebuilt = _many(len(tensors), "tensor", "tensors")
+    _ok(f"MuJoCo rebuilds {rebuilt} from your moments and unit quaternion.")
 
 
 # --- Step 5: CAD data about the body origin ------------------------------------------------
@@ -330,7 +396,7 @@ def cad_data(geoms) -> tuple[float, np.ndarray, np.ndarray]:
     return props.mass, props.com, lab.inertia_about_point(geoms, (0.0, 0.0, 0.0))
 
 
-def compare_fullinertia(fullinertia_from_origin, geoms) -> None:
+def _compare_fullinertia(fullinertia_from_origin, geoms) -> None:
     """Assert fullinertia_from_origin turns the CAD data of `geoms` into the six numbers of an
     MJCF fullinertia for which MuJoCo compiles the body it compiles from the geoms."""
     geoms = [lab.Geom(*g) for g in geoms]
@@ -362,16 +428,20 @@ def compare_fullinertia(fullinertia_from_origin, geoms) -> None:
     expect.close(got, want, what, hint=hint, **close)
 
 
-def fullinertia_from_origin(fullinertia_from_origin) -> None:
-    """Compare fullinertia_from_origin with MuJoCo for the hammer held at its handle's end."""
-    compare_fullinertia(fullinertia_from_origin, HAMMER)
-    _ok("fullinertia_from_origin gives the hammer's inertia about its centre of mass.")
+@expect.visible_check
+def fullinertia_from_origin(fullinertia_from_origin, bodies=(HAMMER,)) -> None:
+    """Compare fullinertia_from_origin with MuJoCo for `bodies` held at their origin (each a
+    sequence of lab.Geom; by default the hammer held at its handle's end)."""
+    for geoms in bodies:
+        _compare_fullinertia(fullinertia_from_origin, geoms)
+    checked = _many(len(bodies), "body", "bodies")
+    _ok(f"fullinertia_from_origin gives the inertia about the COM of {checked}.")
 
 
 # --- Step 6: is this inertia possible? -----------------------------------------------------
 
 
-def compare_inertia_is_physical(inertia_is_physical, diaginertia, on_boundary=False) -> None:
+def _compare_inertia_is_physical(inertia_is_physical, diaginertia, on_boundary=False) -> None:
     """Assert inertia_is_physical(diaginertia) says whether MuJoCo compiles that diaginertia
     on a moving body."""
     want = lab.diaginertia_compiles(diaginertia)
@@ -379,7 +449,7 @@ def compare_inertia_is_physical(inertia_is_physical, diaginertia, on_boundary=Fa
     what = f"inertia_is_physical({list(diaginertia)})"
     if got is None:
         raise expect.NotAnswered(f"{what} returned None: write the body of inertia_is_physical.")
-    if got not in (True, False):  # also numpy booleans
+    if not (got is True or got is False or isinstance(got, np.bool_)):
         raise AssertionError(f"{what} should be True or False, got {got!r}")
     if bool(got) == want:
         return
@@ -403,27 +473,95 @@ def compare_inertia_is_physical(inertia_is_physical, diaginertia, on_boundary=Fa
     )
 
 
-def inertia_is_physical(inertia_is_physical) -> None:
-    """Compare inertia_is_physical with MuJoCo on the lesson's moment sets."""
-    for case in PHYSICAL_CASES:
-        compare_inertia_is_physical(inertia_is_physical, case)
-    _ok(f"inertia_is_physical agrees with MuJoCo's compiler on {len(PHYSICAL_CASES)} moment sets.")
+@expect.visible_check
+def inertia_is_physical(inertia_is_physical, cases=PHYSICAL_CASES) -> None:
+    """Compare inertia_is_physical with MuJoCo on moment sets `cases` off the boundary (by
+    default the lesson's)."""
+    for case in cases:
+        _compare_inertia_is_physical(inertia_is_physical, case)
+    checked = _many(len(cases), "moment set", "moment sets")
+    _ok(f"inertia_is_physical agrees with MuJoCo's compiler on {checked}.")
 
 
-def inertia_is_physical_boundary(inertia_is_physical) -> None:
-    """Compare inertia_is_physical with MuJoCo on the flat disk, exactly on the boundary."""
-    for case in BOUNDARY_CASES:
-        compare_inertia_is_physical(inertia_is_physical, case, on_boundary=True)
-    _ok("inertia_is_physical accepts the flat disk, as MuJoCo does.")
+@expect.visible_check
+def inertia_is_physical_boundary(inertia_is_physical, cases=BOUNDARY_CASES) -> None:
+    """Compare inertia_is_physical with MuJoCo on moment sets exactly on the boundary (by
+    default the flat disk)."""
+    for case in cases:
+        _compare_inertia_is_physical(inertia_is_physical, case, on_boundary=True)
+    checked = _many(len(cases), "flat body", "flat bodies")
+    _ok(f"inertia_is_physical accepts {checked}, as MuJoCo does.")
+
+
+# --- Default classes -----------------------------------------------------------------------
+
+
+def _same(got, want: float) -> bool:
+    """Whether a number is MuJoCo's (math.isclose bound when this module loaded)."""
+    if isinstance(got, bool):
+        return False
+    try:
+        return _isclose(float(got), want, rel_tol=1e-9, abs_tol=1e-12)
+    except (TypeError, ValueError):
+        return False
+
+
+def _resolved(model, element: str, attribute: str) -> dict[str, float]:
+    """{element name: the value of `attribute` MuJoCo resolved} for geoms or joints."""
+    if element == "geom":
+        return {name: values[0] for name, values in lab.resolved_geoms(model).items()}
+    index = {"damping": 0, "armature": 1}[attribute]
+    return {name: values[index] for name, values in lab.resolved_joints(model).items()}
+
+
+DEFAULTS_HINT = (
+    "Walk up from the element: its own attribute, then its own class (or, without one, the "
+    "childclass of the nearest body around it that has one, or main), then that class's "
+    "parents, up to main."
+)
+
+
+def _compare_resolve_attribute(resolve_attribute, xml: str, element: str, attribute: str):
+    """Assert resolve_attribute gives, for every named `element` of the MJCF `xml`, the value
+    of `attribute` MuJoCo compiles, given what the file writes (lab.default_classes and
+    lab.element_defaults)."""
+    want = _resolved(compiled.compile_xml(xml), element, attribute)
+    classes = lab.default_classes(xml, element, attribute)
+    for name, own, own_class, childclasses in lab.element_defaults(xml, element, attribute):
+        what = f"resolve_attribute for the {attribute} of {element} {name!r}"
+        got = resolve_attribute(own, own_class, list(childclasses), dict(classes))
+        if got is None:
+            raise expect.NotAnswered(f"{what} returned None: write the body of resolve_attribute.")
+        if not _same(got, want[name]):
+            raise AssertionError(
+                f"{what} (own {own}, class {own_class}, childclasses {list(childclasses)}) "
+                f"= {got!r}, but MuJoCo gives {want[name]:g}. {DEFAULTS_HINT}"
+            )
+    return len(want)
+
+
+@expect.visible_check
+def resolve_attribute(resolve_attribute, models=None, attributes=DEFAULT_ATTRIBUTES) -> None:
+    """Compare resolve_attribute with what MuJoCo compiles for every geom and joint of
+    `models` (MJCF text; by default the lesson's defaults model), for each (element,
+    attribute) of `attributes`."""
+    models = (lab.NESTED_DEFAULTS,) if models is None else models
+    checked = 0
+    for xml in models:
+        for element, attribute in attributes:
+            checked += _compare_resolve_attribute(resolve_attribute, xml, element, attribute)
+    where = _many(len(models), "model", "models")
+    _ok(f"resolve_attribute gives MuJoCo's value for {checked} attributes in {where}.")
 
 
 # --- Step 7: auditing a model --------------------------------------------------------------
 
 
-def compare_audit(audit_inertias, case: lab.AuditCase) -> None:
-    """Assert audit_inertias lists exactly the bodies planted in the audit model."""
-    model = compiled.compile_xml(case.xml)
-    got = audit_inertias(model)
+def _compare_audit(audit_inertias, case: lab.AuditCase) -> None:
+    """Assert audit_inertias, given the audit model's bodies as plain lists (lab.audit_table),
+    lists exactly the bodies planted in it."""
+    table = lab.audit_table(compiled.compile_xml(case.xml))
+    got = audit_inertias(table["names"], table["masses"], table["inertias"], table["extents"])
     if got is None:
         raise expect.NotAnswered("audit_inertias returned None: write its body.")
     if not isinstance(got, (list, tuple)) or not all(isinstance(name, str) for name in got):
@@ -439,56 +577,22 @@ def compare_audit(audit_inertias, case: lab.AuditCase) -> None:
         )
 
 
-def audit_inertias(audit_inertias) -> None:
-    """Compare audit_inertias with the bodies planted in the lesson's audit model."""
-    case = lab.audit_model(AUDIT_SEED)
-    compare_audit(audit_inertias, case)
-    _ok(f"audit_inertias finds the {len(case.suspects)} planted bodies and nothing else.")
+@expect.visible_check
+def audit_inertias(audit_inertias, cases=None) -> None:
+    """Compare audit_inertias with the bodies planted in audit models `cases` (lab.AuditCase
+    each; by default the lesson's, lab.audit_model(AUDIT_SEED))."""
+    cases = (lab.audit_model(AUDIT_SEED),) if cases is None else cases
+    for case in cases:
+        _compare_audit(audit_inertias, case)
+    planted = sum(len(case.suspects) for case in cases)
+    where = _many(len(cases), "model", "models")
+    _ok(f"audit_inertias finds the {planted} planted bodies in {where}, and no other.")
 
 
-# --- Default classes -----------------------------------------------------------------------
+# --- Check yourself ------------------------------------------------------------------------
 
 
-def _same(got, want: float) -> bool:
-    """Whether a predicted number is MuJoCo's (math.isclose bound when this module loaded)."""
-    try:
-        return _isclose(float(got), want, rel_tol=1e-9, abs_tol=1e-12)
-    except (TypeError, ValueError):
-        return False
-
-
-def predictions_filled(predicted: dict, model) -> None:
-    """Assert every geom and joint of the defaults model has a prediction (no answer shown)."""
-    names = list(lab.resolved_geoms(model)) + list(lab.resolved_joints(model))
-    if not isinstance(predicted, dict):
-        raise AssertionError(f"predicted should be a dict, got {type(predicted).__name__}")
-    empty = [
-        name
-        for name in names
-        if name not in predicted
-        or predicted[name] is None
-        or any(value is None for value in predicted[name])
-    ]
-    if empty:
-        raise expect.NotAnswered(f"fill in your prediction for {', '.join(empty)}.")
-
-
-def compare_predictions(predicted: dict, model) -> None:
-    """Assert the predicted (friction, colour) of each geom and (damping, armature) of each
-    joint are what MuJoCo compiled."""
-    predictions_filled(predicted, model)
-    wrong = []
-    for name, (friction, colour) in lab.resolved_geoms(model).items():
-        got_friction, got_colour = predicted[name]
-        if not _same(got_friction, friction) or str(got_colour) != colour:
-            wrong.append(name)
-    for name, (damping, armature) in lab.resolved_joints(model).items():
-        got_damping, got_armature = predicted[name]
-        if not (_same(got_damping, damping) and _same(got_armature, armature)):
-            wrong.append(name)
-    if wrong:
-        raise AssertionError(
-            f"MuJoCo resolved {', '.join(wrong)} differently. Walk up from each element: its "
-            "own attribute, then its class (or the nearest childclass above it), then that "
-            "class's parents, then the top-level default."
-        )
+@expect.visible_check
+def letter(name: str, value, n_choices: int = 3) -> None:
+    """Check a multiple-choice answer is one of the letters (not whether it is right)."""
+    expect.choice(name, value, n_choices)

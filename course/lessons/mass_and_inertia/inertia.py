@@ -2,15 +2,19 @@
 
 Builders return MJCF text; readers compile it and report what MuJoCo stored or computed.
 Nothing here derives a mass property by formula: every number comes from MuJoCo's compiler
-(body_mass, body_ipos, body_inertia, body_iquat) or from its joint-space inertia matrix.
+(body_mass, body_ipos, body_inertia, body_iquat) or from its joint-space inertia matrix. The
+readers of default classes read the MJCF text as it is written (what a learner's function is
+given); what an attribute resolves to is read from the compiled model.
 
 Units: metres, kilograms, seconds; inertias in kg m^2. Sizes follow MJCF: half-lengths for a
 box, (radius,) for a sphere, (radius, half-length of the cylindrical part along z) for a
 cylinder or a capsule. Quaternions are scalar first, (w, x, y, z), as MJCF writes them.
 """
 
+import xml.etree.ElementTree as ElementTree
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import NamedTuple
 
 import mujoco
@@ -103,6 +107,26 @@ def geom_solid(
     return props.mass, props.principal
 
 
+def geom_parts(geoms: Sequence[Geom]) -> list[dict]:
+    """What body_inertia_from_geoms is given for a body of `geoms`: one dict per geom, in
+    plain floats, with the geom's mass ("mass", kg) and principal moments ("principal", kg
+    m^2, about its own x, y, z axes through its centre), both as MuJoCo's compiler weighs the
+    geom, and where it is ("pos", its centre in the body frame, m) and how it is turned
+    ("quat", unit quaternion (w, x, y, z), scalar first)."""
+    parts = []
+    for geom in (Geom(*g) for g in geoms):
+        mass, principal = geom_solid(geom.kind, geom.size, geom.density, geom.mass)
+        parts.append(
+            {
+                "mass": float(mass),
+                "principal": [float(p) for p in principal],
+                "pos": [float(p) for p in geom.pos],
+                "quat": [float(q) for q in geom.quat],
+            }
+        )
+    return parts
+
+
 def inertial_element(
     mass: float,
     pos: Sequence[float] = (0.0, 0.0, 0.0),
@@ -141,6 +165,12 @@ def inertia_about_point(content, point: Sequence[float] = (0.0, 0.0, 0.0)) -> np
     matrix = np.zeros((model.nv, model.nv))
     mujoco.mj_fullM(model, data, matrix)
     return matrix
+
+
+def body_tensor(geoms: Sequence[Geom]) -> np.ndarray:
+    """MuJoCo's 3x3 inertia (kg m^2) of a body of `geoms` about its centre of mass, in the body
+    frame (the tensor that body_inertia and body_iquat describe)."""
+    return inertia_about_point(geoms, body_properties(geoms).com)
 
 
 def diaginertia_compiles(diaginertia: Sequence[float]) -> bool:
@@ -225,6 +255,133 @@ def resolved_joints(model: mujoco.MjModel) -> dict[str, tuple[float, float]]:
             float(model.dof_armature[dof]),
         )
     return resolved
+
+
+# What resolve_attribute is given: the MJCF text read as it is written, before MuJoCo resolves
+# anything. A value is the first number of the attribute (friction's sliding friction).
+
+
+# A model that sets nothing: what MuJoCo compiles for it is each attribute's built-in default.
+BUILTIN_DEFAULT_PROBE = (
+    '<mujoco><worldbody><body><joint/><geom size=".1"/></body></worldbody></mujoco>'
+)
+
+
+def _first_number(text: str | None) -> float | None:
+    return None if text is None else float(text.split()[0])
+
+
+@cache
+def builtin_default(element: str, attribute: str) -> float:
+    """MuJoCo's own default for `attribute` of a geom or joint (no default class setting it):
+    the value it compiles for a model that sets nothing. Supported: geom friction (the first
+    number), joint damping and joint armature."""
+    model = compiled.compile_xml(BUILTIN_DEFAULT_PROBE)
+    values = {
+        ("geom", "friction"): float(model.geom_friction[0][0]),
+        ("joint", "damping"): float(model.dof_damping[0]),
+        ("joint", "armature"): float(model.dof_armature[0]),
+    }
+    return values[(element, attribute)]
+
+
+def default_classes(xml: str, element: str, attribute: str) -> dict[str, tuple]:
+    """{class name: (the class it is nested in, or None for "main"; the value of `attribute`
+    the class sets on `element`, or None)} as the MJCF text writes its <default> tree. The
+    top level is "main", and its value is never None: where the file sets none it is MuJoCo's
+    built-in default."""
+    classes: dict[str, tuple] = {}
+
+    def walk(node, parent):
+        name = "main" if parent is None else node.get("class")
+        found = node.find(element)
+        classes[name] = (parent, _first_number(None if found is None else found.get(attribute)))
+        for child in node.findall("default"):
+            walk(child, name)
+
+    top = ElementTree.fromstring(xml).find("default")
+    if top is not None:
+        walk(top, None)
+    if classes.get("main", (None, None))[1] is None:
+        classes["main"] = (None, builtin_default(element, attribute))
+    return classes
+
+
+def element_defaults(xml: str, element: str, attribute: str) -> list[tuple]:
+    """(name, own, own_class, childclasses) of every named `element` ("geom" or "joint") of the
+    MJCF text, in file order: the value of `attribute` written on it (or None), its class
+    attribute (or None) and the childclass attributes of the bodies around it, its own body
+    first and outwards (None for a body without one; empty in the world body)."""
+    found = []
+
+    def walk(node, childclasses):
+        for child in node:
+            if child.tag == element and child.get("name"):
+                own = _first_number(child.get(attribute))
+                found.append((child.get("name"), own, child.get("class"), list(childclasses)))
+            elif child.tag == "body":
+                walk(child, [child.get("childclass"), *childclasses])
+
+    walk(ElementTree.fromstring(xml).find("worldbody"), [])
+    return found
+
+
+def _random_default_tree(rng: np.random.Generator, names: list[str]) -> str:
+    """A <default> tree of `names` ("main" first), each nested in a random earlier one, each
+    setting geom friction and joint damping about half the time."""
+    parent = {"main": None}
+    for i, name in enumerate(names[1:], start=1):
+        parent[name] = names[int(rng.integers(0, i))]
+
+    def default(name: str) -> str:
+        sets = ""
+        if rng.uniform() < 0.5:
+            sets += f'<geom friction="{rng.uniform(0.1, 2.0):.3f}"/>'
+        if rng.uniform() < 0.5:
+            sets += f'<joint damping="{rng.uniform(0.0, 5.0):.3f}"/>'
+        nested = "".join(default(child) for child in names if parent[child] == name)
+        label = "" if name == "main" else f' class="{name}"'
+        return f"<default{label}>{sets}{nested}</default>"
+
+    return default("main")
+
+
+def random_defaults(rng: np.random.Generator, n_classes: int = 5) -> str:
+    """MJCF of a random model for resolve_attribute: nested default classes, nested bodies with
+    and without a childclass, geoms and joints with and without a class (sometimes "main") and
+    with and without their own friction or damping. The same generator state gives the same
+    model."""
+    names = ["main"] + [f"class{i}" for i in range(1, n_classes + 1)]
+    tree = _random_default_tree(rng, names)
+    count = {"geom": 0, "joint": 0}
+
+    def element(tag: str) -> str:
+        count[tag] += 1
+        attributes = [f'name="{tag}{count[tag]}"']
+        if rng.uniform() < 0.4:
+            attributes.append(f'class="{names[int(rng.integers(0, len(names)))]}"')
+        if rng.uniform() < 0.2:
+            own = ("friction", 0.1, 2.0) if tag == "geom" else ("damping", 0.0, 5.0)
+            attributes.append(f'{own[0]}="{rng.uniform(own[1], own[2]):.3f}"')
+        shape = 'type="sphere" size=".05"' if tag == "geom" else 'type="hinge"'
+        return f"<{tag} {' '.join(attributes)} {shape}/>"
+
+    def body(depth: int) -> str:
+        childclass = ""
+        if rng.uniform() < 0.5:
+            childclass = f' childclass="{names[int(rng.integers(1, len(names)))]}"'
+        inner = (
+            element("joint") + element("geom") + (element("geom") if rng.uniform() < 0.5 else "")
+        )
+        children = 0
+        if depth < 3 and rng.uniform() < 0.8:
+            children = int(rng.integers(1, 3))
+        for _ in range(children):
+            inner += body(depth + 1)
+        return f'<body pos="0 0 .2"{childclass}>{inner}</body>'
+
+    world = element("geom") + body(0) + body(0)
+    return f'<mujoco model="random defaults">{tree}<worldbody>{world}</worldbody></mujoco>'
 
 
 # --------------------------------------------------------------------------------------------
@@ -343,6 +500,22 @@ def collision_extent(model: mujoco.MjModel, body: int | str) -> np.ndarray | Non
         points.append((world - data.xipos[b]) @ inertial_axes)  # in the inertial frame
     points = np.vstack(points)
     return points.max(axis=0) - points.min(axis=0)
+
+
+def audit_table(model: mujoco.MjModel) -> dict[str, list]:
+    """What audit_inertias is given for a model, as plain lists over its bodies (the world body
+    left out), in body order: "names"; "masses", kg (body_mass); "inertias", the three
+    principal moments of each body, kg m^2 (body_inertia); "extents", each body's
+    collision_extent (full lengths in m along the same principal axes, in the same order), or
+    None for a body without collision geoms."""
+    bodies = range(1, model.nbody)
+    extents = [collision_extent(model, b) for b in bodies]
+    return {
+        "names": [model.body(b).name for b in bodies],
+        "masses": [float(model.body_mass[b]) for b in bodies],
+        "inertias": [[float(i) for i in model.body_inertia[b]] for b in bodies],
+        "extents": [None if e is None else [float(x) for x in e] for e in extents],
+    }
 
 
 @dataclass(frozen=True)

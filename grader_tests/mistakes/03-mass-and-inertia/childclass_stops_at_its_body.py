@@ -1,18 +1,15 @@
-"""Predictions that assume a childclass reaches only the body it is written on."""
+"""A childclass taken to reach only the body it is written on, not the bodies nested in it."""
 
+# The arm's hand_pad and wrist (in the hand, inside the arm's childclass metal) already show it.
 LOSES = {
-    "defaults_predictions_match_mujoco",
+    "resolve_attribute_matches_mujoco",
 }
 
 EDITS = {
-    "predicted_defaults": [
+    "resolve_attribute": [
         (
-            '    "hand_pad": (0.3, "grey"),  # childclass metal reaches nested bodies too',
-            '    "hand_pad": (0.8, "grey"),  # the hand has no childclass: the top level',
-        ),
-        (
-            '    "wrist": (2.0, 0.01),  # damping written on the joint, armature from metal',
-            '    "wrist": (2.0, 0.0),  # damping written on the joint',
+            "    around = [name for name in childclasses if name is not None]",
+            "    around = [name for name in childclasses[:1] if name is not None]",
         ),
     ],
 }
