@@ -18,6 +18,8 @@ import mujoco
 import numpy as np
 import pytest
 
+from classroom import notebooks
+from classroom.verdicts.trusted import split_test
 from course import compiled, expect
 from course.lessons.time_integration import checks as check
 from course.lessons.time_integration import dynamics
@@ -175,6 +177,96 @@ def test_spring_stepper_is_mujocos_step_and_finds_the_edges():
     assert (x, v) == pytest.approx((1.0 - 1e4 * 1e-6, -10.0))
 
 
+def test_spring_stepper_with_damping_is_mujocos_damped_step():
+    """With damping, SpringStepper's step is MuJoCo's Euler step with implicit damping."""
+    stepper = dynamics.SpringStepper(1800.0, 2.0, "Euler", damping=60.0)
+    assert stepper.w == 30.0 and stepper.what == "a damped spring"
+    x, v = stepper(1.0, 0.0, None, 0.01)
+    want_v = -0.01 * 900.0 / (1 + 0.01 * 30.0)  # h a / (1 + h c), a = -w^2, c = 60 / 2
+    assert (x, v) == pytest.approx((1.0 + 0.01 * want_v, want_v), rel=1e-12)
+
+
+@pytest.mark.parametrize("zeta", [0.6, 1.2])
+def test_implicit_damping_moves_eulers_edge(zeta):
+    """MuJoCo's Euler on a damped spring is stable well past 2/w: for the implicit step the
+    edge is h w = 2 (zeta + sqrt(1 + zeta^2)), with damping ratio zeta."""
+    w, mass = 150.0, 1.3
+    stepper = dynamics.SpringStepper(mass * w**2, mass, "Euler", damping=2 * zeta * w * mass)
+    edge = largest_stable_timestep(stepper, w) * w
+    assert edge == pytest.approx(2 * (zeta + np.sqrt(1 + zeta**2)), rel=2e-3)
+
+
+def test_heavy_damping_sets_rk4s_edge():
+    """RK4 treats damping explicitly: an overdamped spring's fast decay rate sets its edge,
+    RK4's real-axis limit 2.785 over w (zeta + sqrt(zeta^2 - 1))."""
+    w, mass, zeta = 150.0, 1.3, 3.0
+    stepper = dynamics.SpringStepper(mass * w**2, mass, "RK4", damping=2 * zeta * w * mass)
+    edge = largest_stable_timestep(stepper, w) * w
+    assert edge == pytest.approx(2.785 / (zeta + np.sqrt(zeta**2 - 1)), rel=5e-3)
+
+
+def test_cart_stepper_is_mujocos_two_joint_step():
+    """CartStepper steps the cart and the block it carries with mj_step: calls that pass its
+    own results back follow MuJoCo's trajectory; any other call starts a new release."""
+    stiffness, mass = (400.0, 900.0), (1.0, 0.3)
+    stepper = dynamics.CartStepper(stiffness, mass, "Euler")
+    assert stepper.w == pytest.approx(np.sqrt(400.0 / 1.3))
+    xml = dynamics.cart_and_block(stiffness, mass, timestep=0.004)
+    positions, velocities = dynamics.trajectory(xml, 50, [1.0, 0.0], [0.0, 0.0])
+    x, v = 1.0, 0.0
+    for k in range(1, 51):
+        x, v = stepper(x, v, None, 0.004)
+        assert (x, v) == (positions[k, 0], velocities[k, 0])
+    assert stepper(1.0, 0.0, None, 0.004) == (positions[1, 0], velocities[1, 0])
+
+
+def test_cart_edge_is_set_by_its_stiffer_mode():
+    """Undamped, the cart's edge under Euler is 2 over the larger mode frequency of the two
+    joints, not 2/w."""
+    stiffness, mass = (400.0, 900.0), (1.0, 0.3)
+    stepper = dynamics.CartStepper(stiffness, mass, "Euler")
+    inertia = dynamics.joint_inertia(dynamics.cart_and_block(stiffness, mass))
+    fastest = np.sqrt(np.max(np.linalg.eigvals(np.linalg.solve(inertia, np.diag(stiffness)))))
+    edge = largest_stable_timestep(stepper, stepper.w)
+    assert edge * fastest == pytest.approx(2.0, rel=1e-3)
+    assert edge * stepper.w < 0.6
+
+
+def _hidden_stability_cases():
+    """(grade_id, stepper, the solution's edge) for every call of the stability test cells'
+    hidden parts, run with the solution's largest_stable_timestep."""
+    source = notebooks.read_lesson(LESSON)
+    cases = []
+    for grade_id in ("stable_timestep_matches_mujoco_euler", "stable_timestep_matches_mujoco_rk4"):
+        _, hidden = split_test(notebooks.test_cells(source)[grade_id].source)
+
+        def recording(step, w, n_steps=1000, bound=100.0, grade_id=grade_id):
+            edge = largest_stable_timestep(step, w, n_steps, bound)
+            cases.append((grade_id, step, edge))
+            return edge
+
+        names = {"np": np, "check": check, "dynamics": dynamics, "expect": expect}
+        exec(hidden, {**names, "largest_stable_timestep": recording})  # noqa: S102
+    return cases
+
+
+def test_hidden_stability_cases_have_edges_no_formula_gives():
+    """Every hidden step's edge, found by bisecting MuJoCo finely, is far from 1/w, 2/w and
+    2.83/w, and the solution's bisection finds it."""
+    cases = _hidden_stability_cases()
+    assert {grade_id for grade_id, _, _ in cases} == {
+        "stable_timestep_matches_mujoco_euler", "stable_timestep_matches_mujoco_rk4"
+    }  # fmt: skip
+    for _, stepper, found in cases:
+        low, high = 0.0, 10.0 / stepper.w
+        while high - low > 1e-7 / stepper.w:
+            middle = (low + high) / 2
+            low, high = (middle, high) if stepper.stays_bounded(middle) else (low, middle)
+        assert found == pytest.approx(low, rel=1e-3), stepper
+        for typed in (1.0, 2.0, 2 * np.sqrt(2)):
+            assert abs(low * stepper.w - typed) > 0.1 * typed, (stepper, low * stepper.w)
+
+
 # --- energy and the drop
 
 
@@ -273,12 +365,37 @@ def test_steps_that_update_arrays_in_place_pass():
     check.compare_implicit_damping(in_place, xml, 50, [0.1, -0.1], [0.5, 0.0], "a test")
 
 
-def test_typed_in_euler_edge_fails_for_rk4():
-    """2/w typed in passes MuJoCo's Euler but not its RK4."""
+def test_typed_in_euler_edge_fails_for_rk4_and_for_a_damped_spring():
+    """2/w typed in passes the lesson's spring under MuJoCo's Euler, not RK4 nor damping."""
     typed = mistake("typed_in_edge_two_over_w", "largest_stable_timestep")
     check.stable_timestep(typed, "Euler")
     with pytest.raises(AssertionError, match="too small: MuJoCo's RK4 is still stable"):
         check.stable_timestep(typed, "RK4")
+    with pytest.raises(AssertionError, match="edges of one undamped spring"):
+        check.compare_stable_timestep(typed, 900.0, 1.0, "Euler", damping=30.0)
+
+
+def test_edges_typed_in_by_integrator_pass_only_the_lessons_spring():
+    """2/w or 2.83/w chosen by one trial step passes both visible checks, and no step whose
+    edge depends on damping or on a second joint."""
+    typed = mistake("typed_in_edge_by_integrator", "largest_stable_timestep")
+    check.stable_timestep(typed, "Euler")
+    check.stable_timestep(typed, "RK4")
+    for compare, args in (
+        (check.compare_stable_timestep, (900.0, 1.0, "Euler", 60.0)),
+        (check.compare_stable_timestep, (900.0, 1.0, "RK4", 150.0)),
+        (check.compare_cart_stable_timestep, ((500.0, 900.0), (1.0, 0.1), "Euler")),
+    ):
+        with pytest.raises(AssertionError, match="edges of one undamped spring"):
+            compare(typed, *args)
+
+
+@pytest.fixture
+def grading():
+    """Checks as the grader runs them (strict) for one test."""
+    expect.grading(True)
+    yield
+    expect.grading(False)
 
 
 @pytest.mark.parametrize(
@@ -286,10 +403,33 @@ def test_typed_in_euler_edge_fails_for_rk4():
     [check.explicit_euler, check.semi_implicit_euler, check.implicit_damping, check.rk4,
      check.stable_timestep],
 )  # fmt: skip
-def test_blank_answers_are_reported_as_not_answered(run_check):
-    """A body that is still `pass` (returns None) raises NotAnswered, not a crash."""
+def test_blank_answers_are_not_checked_yet_in_the_notebook(run_check, capsys):
+    """In the notebook a body that is still `pass` (returns None) prints one line and the
+    notebook goes on."""
+    assert run_check(lambda *args, **kwargs: None) is None
+    out = capsys.readouterr().out
+    assert out.startswith("… Not checked yet:") and "returned None" in out
+
+
+@pytest.mark.parametrize(
+    "run_check",
+    [check.explicit_euler, check.semi_implicit_euler, check.implicit_damping, check.rk4,
+     check.stable_timestep],
+)  # fmt: skip
+def test_blank_answers_fail_while_grading(run_check, grading):
+    """In the grader the same blank body raises NotAnswered, which scores nothing."""
     with pytest.raises(expect.NotAnswered, match="returned None"):
         run_check(lambda *args, **kwargs: None)
+
+
+def test_letter_check_records_a_letter_and_refuses_anything_else(capsys):
+    """check.letter: OK for a letter, one line for None, a failure for anything else."""
+    check.letter("quiz_halving", "B", 3)
+    assert capsys.readouterr().out.startswith('OK: quiz_halving = "B" is recorded')
+    check.letter("quiz_halving", None, 3)
+    assert capsys.readouterr().out.startswith("… Not checked yet: quiz_halving is None")
+    with pytest.raises(expect.CheckFailed, match="one of A, B, C"):
+        check.letter("quiz_halving", "D", 3)
 
 
 def test_hidden_comparisons_show_no_value_and_swallow_warnings():

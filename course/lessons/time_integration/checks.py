@@ -6,7 +6,9 @@ mj_step with integrator Euler for the semi-implicit step, RK4 for rk4, and for e
 MuJoCo's velocity update with the position moved by mj_integratePos with the velocity from
 before the step. A stability edge is checked by stepping MuJoCo just below and just above it.
 
-Hidden tests call the compare_* functions on cases the lesson never shows.
+Hidden tests call the compare_* functions on cases the lesson never shows; for the stability
+edge these are MuJoCo's steps of systems whose edge no formula in w gives (a damped spring, a
+cart carrying a block: dynamics.SpringStepper, dynamics.CartStepper).
 """
 
 import warnings
@@ -231,21 +233,54 @@ def compare_rk4(rk4, xml: str, steps: int, qpos0, qvel0, what: str) -> None:
     _assert_trajectory(xs, vs, *want, what, hint)
 
 
-def compare_stable_timestep(largest_stable_timestep, stiffness, mass, integrator="Euler"):
-    """Assert the learner's edge, searched with MuJoCo's own step of the spring, is where
-    MuJoCo's `integrator` stops being stable: stable 1 % below it, blowing up 1 % above it.
+def compare_stable_timestep(
+    largest_stable_timestep, stiffness, mass, integrator="Euler", damping=0.0
+) -> None:
+    """Assert the learner's edge, searched with MuJoCo's own step of the spring (stiffness
+    N/m, mass kg, joint damping N s/m), is where MuJoCo's `integrator` stops being stable:
+    stable 1 % below it, blowing up 1 % above it.
 
     Returns None: a test cell that ends with this call must show no value, because nbgrader
     would read a number there as a partial score.
     """
-    _checked_edge(largest_stable_timestep, stiffness, mass, integrator)
+    stepper = dynamics.SpringStepper(stiffness, mass, integrator, damping)
+    _checked_edge(largest_stable_timestep, stepper)
 
 
-def _checked_edge(largest_stable_timestep, stiffness, mass, integrator) -> float:
-    """The learner's edge (s), once compare_stable_timestep's assertions hold."""
-    stepper = dynamics.SpringStepper(stiffness, mass, integrator)
+def compare_cart_stable_timestep(
+    largest_stable_timestep, stiffness, mass, integrator="Euler", damping=(0.0, 0.0)
+) -> None:
+    """Assert the learner's edge for MuJoCo's step of a cart carrying a block (pairs of
+    stiffness N/m, mass kg and damping N s/m, cart first; the learner's x is the cart's) is
+    where MuJoCo's `integrator` stops being stable. Returns None, like compare_stable_timestep.
+    """
+    stepper = dynamics.CartStepper(stiffness, mass, integrator, damping)
+    _checked_edge(largest_stable_timestep, stepper)
+
+
+def _typed_edge_hint(edge_w: float) -> str:
+    """A sentence for an edge that looks typed in (1/w, 2/w, 2.83/w) rather than searched."""
+    if abs(edge_w - 1) < 0.02:
+        return (
+            " 1/w (one radian per step) is a rule of thumb for accuracy, not the edge of "
+            "stability: find the edge by stepping."
+        )
+    if min(abs(edge_w - 2), abs(edge_w - 2 * np.sqrt(2))) < 0.02:
+        return (
+            " 2/w and 2.83/w are the edges of one undamped spring under Euler and under RK4; "
+            "damping, a second joint or another integrator moves the edge. Find it by calling "
+            "the `step` you are given."
+        )
+    return ""
+
+
+def _checked_edge(largest_stable_timestep, stepper) -> float:
+    """The learner's edge (s) for a dynamics.ModelStepper, once it is checked: MuJoCo is
+    stable 1 % below it and blows up 1 % above it."""
     w = stepper.w
-    what = f"largest_stable_timestep(MuJoCo's {integrator} step, w={w:.6g})"
+    what = (
+        f"largest_stable_timestep(MuJoCo's {stepper.integrator} step of {stepper.what}, w={w:.6g})"
+    )
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         got = largest_stable_timestep(stepper, w)
@@ -255,23 +290,18 @@ def _checked_edge(largest_stable_timestep, stiffness, mass, integrator) -> float
     if not isinstance(edge, float) or not edge > 0 or not np.isfinite(edge):
         raise AssertionError(f"{what} should be one positive timestep in seconds, got {got!r}")
     below, above = (1 - EDGE_MARGIN) * edge, (1 + EDGE_MARGIN) * edge
-    guess = ""
-    if abs(edge * w - 1) < 0.02:
-        guess = (
-            " 1/w (one radian per step) is a rule of thumb for accuracy, not the edge of "
-            "stability: find the edge by stepping."
-        )
-    if not dynamics.stays_bounded(stiffness, mass, below, integrator):
+    guess = _typed_edge_hint(edge * w)
+    if not stepper.stays_bounded(below):
         raise AssertionError(
-            f"{what} = {edge:.6g} s ({edge * w:.4f}/w) is too large: MuJoCo's {integrator} "
-            f"already blows up at {below:.6g} s, 1 % below it. A timestep is stable only if "
-            f"|x| stays within the bound at every step.{guess}"
+            f"{what} = {edge:.6g} s ({edge * w:.4f}/w) is too large: MuJoCo's "
+            f"{stepper.integrator} already blows up at {below:.6g} s, 1 % below it. A timestep "
+            f"is stable only if |x| stays within the bound at every step.{guess}"
         )
-    if dynamics.stays_bounded(stiffness, mass, above, integrator):
+    if stepper.stays_bounded(above):
         raise AssertionError(
-            f"{what} = {edge:.6g} s ({edge * w:.4f}/w) is too small: MuJoCo's {integrator} is "
-            f"still stable at {above:.6g} s, 1 % above it. Search up to 10/w and keep the "
-            f"largest timestep that stayed bounded.{guess}"
+            f"{what} = {edge:.6g} s ({edge * w:.4f}/w) is too small: MuJoCo's "
+            f"{stepper.integrator} is still stable at {above:.6g} s, 1 % above it. Search up "
+            f"to 10/w and keep the largest timestep that stayed bounded.{guess}"
         )
     return edge
 
@@ -294,6 +324,7 @@ def _on_the_lessons_pendulums(compare, function) -> None:
         compare(function, xml, STEPS, *start, what)
 
 
+@expect.visible_check
 def explicit_euler(explicit_euler) -> None:
     """Compare explicit_euler with MuJoCo's pieces on the pendulum and the double pendulum."""
     _on_the_lessons_pendulums(compare_explicit_euler, explicit_euler)
@@ -303,12 +334,14 @@ def explicit_euler(explicit_euler) -> None:
     )
 
 
+@expect.visible_check
 def semi_implicit_euler(semi_implicit_euler) -> None:
     """Compare semi_implicit_euler with mj_step (Euler) on the pendulum and double pendulum."""
     _on_the_lessons_pendulums(compare_semi_implicit, semi_implicit_euler)
     _ok(f"{STEPS} steps of the pendulum and of the double pendulum match mj_step (Euler).")
 
 
+@expect.visible_check
 def implicit_damping(semi_implicit_euler) -> None:
     """Compare semi_implicit_euler with c_implicit on the damped pendulum with mj_step."""
     compare_implicit_damping(
@@ -321,6 +354,7 @@ def implicit_damping(semi_implicit_euler) -> None:
     _ok(f"{STEPS} steps of the damped pendulum match mj_step, damping treated implicitly.")
 
 
+@expect.visible_check
 def rk4(rk4) -> None:
     """Compare rk4 with mj_step (RK4) on the pendulum and the double pendulum."""
     compare_rk4(
@@ -340,10 +374,19 @@ def rk4(rk4) -> None:
     _ok(f"{STEPS} steps of the pendulum and of the double pendulum match mj_step (RK4).")
 
 
+@expect.visible_check
 def stable_timestep(largest_stable_timestep, integrator: str = "Euler") -> None:
     """Compare the learner's edge for the stiff spring with where MuJoCo's integrator fails."""
-    edge = _checked_edge(largest_stable_timestep, *STIFF_SPRING, integrator)
+    stepper = dynamics.SpringStepper(*STIFF_SPRING, integrator)
+    edge = _checked_edge(largest_stable_timestep, stepper)
     _ok(
         f"with MuJoCo's {integrator} step your edge is {edge:.6g} s: MuJoCo is stable 1 % "
         "below it and blows up 1 % above it."
     )
+
+
+@expect.visible_check
+def letter(name: str, value, n_choices: int) -> None:
+    """Check that a check-yourself answer is recorded as one of the letters A, B, ..."""
+    chosen = expect.choice(name, value, n_choices)
+    _ok(f'{name} = "{chosen}" is recorded; it is scored when your notebook is graded.')

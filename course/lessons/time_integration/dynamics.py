@@ -17,7 +17,7 @@ import mujoco
 import numpy as np
 
 from course import falls, mjcf
-from course.compiled import as_model, compile_xml
+from course.compiled import INTEGRATOR_KEYWORDS, as_model, compile_xml
 from course.mjcf import INTEGRATORS, one_of
 
 # A point-like ball on a massless hinge: a simple pendulum of `length` m whose joint axis is
@@ -39,6 +39,12 @@ SPRING = mjcf.template(__file__, "spring")
 # along z. Both joints carry the whole block, and their axes are perpendicular, so the
 # joint-space inertia is mass times the 2x2 identity: two dofs, one shared mass.
 PLANAR_SPRING = mjcf.template(__file__, "planar_spring")
+
+# A cart on a slide joint along x with a spring to x = 0, carrying a block on a second slide
+# joint along x with its own spring to the cart: qpos = (cart position, block position relative
+# to the cart), m. The block rides on the cart, so the joint-space inertia
+# [[m_cart + m_block, m_block], [m_block, m_block]] couples the two dofs. No gravity.
+CART_AND_BLOCK = mjcf.template(__file__, "cart_and_block")
 
 
 def _integrator(name: str) -> str:
@@ -107,6 +113,23 @@ def planar_spring(
     _integrator(integrator)
     (stiffness_x, stiffness_z), (damping_x, damping_z) = stiffness, damping
     return mjcf.fill(PLANAR_SPRING, locals())
+
+
+def cart_and_block(
+    stiffness=(400.0, 900.0),
+    mass=(1.0, 0.3),
+    damping=(0.0, 0.0),
+    timestep: float = 0.002,
+    integrator: str = "Euler",
+    autoreset: bool = True,
+) -> str:
+    """A cart and the block it carries: (cart, block) stiffness in N/m, mass in kg and damping
+    in N s/m. The block's spring and damper act between it and the cart."""
+    _integrator(integrator)
+    (cart_stiffness, block_stiffness), (cart_mass, block_mass) = stiffness, mass
+    cart_damping, block_damping = damping
+    autoreset = "enable" if autoreset else "disable"
+    return mjcf.fill(CART_AND_BLOCK, locals())
 
 
 def with_integrator(xml: str, integrator: str) -> str:
@@ -328,40 +351,107 @@ def stays_bounded(
     return run.blowups == 0 and bool(np.all(np.abs(run.positions) <= bound))
 
 
-class SpringStepper:
+class ModelStepper:
     """A step function with the lesson's contract, step(x, v, accel, h) -> (x_new, v_new),
-    whose step is MuJoCo's own: one mj_step of the `spring` scene with timestep h.
+    whose step is MuJoCo's own: one mj_step of a model with timestep h.
 
-    The force comes from the model (stiffness N/m, mass kg, w = sqrt(stiffness / mass)), so
-    `accel` is not called; pass the one of a spring with the same w. Auto-reset is off and
-    warnings are silent, so a blow-up shows as huge or non-finite numbers, as it would in
-    your own step.
+    x and v are the position and velocity of the model's first joint. A model with more joints
+    keeps theirs inside the stepper: a call that passes back exactly the (x, v) the previous
+    call returned goes on from there; any other call starts a new release, with the other
+    joints at rest at qpos0. The force comes from the model, so `accel` is not called.
+    Auto-reset is off and warnings are silent, so a blow-up shows as huge or non-finite
+    numbers, as it would in your own step.
+
+    w: the angular frequency (rad/s) handed to largest_stable_timestep with this step.
+    what: the model in a few words, for messages.
     """
 
-    def __init__(self, stiffness: float, mass: float, integrator: str = "Euler"):
-        self.stiffness, self.mass, self.integrator = float(stiffness), float(mass), integrator
-        self.model = compile_xml(spring(stiffness, mass, 0.0, 0.001, integrator, False))
+    def __init__(self, xml: str, w: float, what: str):
+        self.model = compile_xml(xml)
+        autoreset = not self.model.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_AUTORESET
+        if self.model.nq != self.model.nv or autoreset:
+            raise ValueError("a stepper needs hinge or slide joints and autoreset disabled")
         self.data = mujoco.MjData(self.model)
+        self.w, self.what = float(w), what
+        self.integrator = INTEGRATOR_KEYWORDS[mujoco.mjtIntegrator(self.model.opt.integrator)]
         self.calls = 0
+        self._returned = None  # the (x, v) of the previous call, to go on from
 
-    @property
-    def w(self) -> float:
-        """Angular frequency, rad/s."""
-        return float(np.sqrt(self.stiffness / self.mass))
+    def _release(self, data: mujoco.MjData) -> None:
+        """The other joints at rest at qpos0, before a new release."""
+        data.qpos[:] = self.model.qpos0
+        data.qvel[:] = 0.0
 
     def __call__(self, x, v, accel, h):
+        state = _one(x), _one(v)
+        if self.model.nv > 1 and state != self._returned:
+            self._release(self.data)
         self.model.opt.timestep = float(h)
-        self.data.qpos[:], self.data.qvel[:] = x, v  # a float, or an array of one
+        self.data.qpos[0], self.data.qvel[0] = state
         with quiet_warnings():
             mujoco.mj_step(self.model, self.data)
         self.calls += 1
-        return float(self.data.qpos[0]), float(self.data.qvel[0])
+        self._returned = float(self.data.qpos[0]), float(self.data.qvel[0])
+        return self._returned
+
+    def stays_bounded(self, h: float, steps: int = 1000, bound: float = 100.0) -> bool:
+        """True when MuJoCo, released with the first joint at 1 and at rest (the others at
+        rest at qpos0), keeps that joint within |x| <= bound for `steps` steps of h, without
+        a blow-up warning. A run of its own: the stepper's state is not touched."""
+        data = mujoco.MjData(self.model)
+        self._release(data)
+        data.qpos[0] = 1.0
+        self.model.opt.timestep = float(h)
+        bounded = True
+        with quiet_warnings():
+            for _ in range(steps):
+                mujoco.mj_step(self.model, data)
+                if not abs(data.qpos[0]) <= bound:
+                    bounded = False
+                    break
+        return bounded and data.warning[mujoco.mjtWarning.mjWARN_BADQACC].number == 0
 
     def __repr__(self) -> str:
+        return f"<MuJoCo's {self.integrator} step of {self.what}, w = {self.w:g} rad/s>"
+
+
+def _one(value) -> float:
+    """A position or velocity of one joint: a float, or an array holding one number."""
+    array = np.asarray(value, dtype=float).reshape(-1)
+    if array.size != 1:
+        raise ValueError("this step takes x and v as single numbers, one joint's")
+    return float(array[0])
+
+
+class SpringStepper(ModelStepper):
+    """MuJoCo's step of the `spring` scene (stiffness N/m, mass kg, damping N s/m) under
+    `integrator`, with w = sqrt(stiffness / mass). See ModelStepper."""
+
+    def __init__(
+        self, stiffness: float, mass: float, integrator: str = "Euler", damping: float = 0.0
+    ):
+        self.stiffness, self.mass, self.damping = float(stiffness), float(mass), float(damping)
+        xml = spring(stiffness, mass, damping, 0.001, integrator, autoreset=False)
+        what = "a damped spring" if damping else "a spring"
+        super().__init__(xml, np.sqrt(self.stiffness / self.mass), what)
+
+    def __repr__(self) -> str:
+        damping = f", damping={self.damping:g}" if self.damping else ""
         return (
             f"SpringStepper(stiffness={self.stiffness:g}, mass={self.mass:g}, "
-            f"integrator={self.integrator!r})"
+            f"integrator={self.integrator!r}{damping})"
         )
+
+
+class CartStepper(ModelStepper):
+    """MuJoCo's step of `cart_and_block` under `integrator`: x and v are the cart's, and the
+    block it carries moves inside the stepper. w = sqrt(k_cart / (m_cart + m_block)), the
+    cart's frequency with the block held fixed on it. See ModelStepper."""
+
+    def __init__(self, stiffness, mass, integrator: str = "Euler", damping=(0.0, 0.0)):
+        xml = cart_and_block(stiffness, mass, damping, 0.001, integrator, autoreset=False)
+        w = np.sqrt(float(stiffness[0]) / (float(mass[0]) + float(mass[1])))
+        super().__init__(xml, w, "a cart carrying a block on a spring")
 
 
 # --------------------------------------------------------------------------------------------
