@@ -211,12 +211,21 @@ def _reuse(jobs: list[Job], context: RunContext, regrade: bool) -> tuple[list, l
     return todo, reused
 
 
+def demo_gradebook(root: Path) -> str:
+    """A new, empty gradebook for the demo class in .grading/ (the last one removed)."""
+    path = state.state_dir(root) / "demo-gradebook.db"
+    path.unlink(missing_ok=True)
+    return f"sqlite:///{path}"
+
+
 def grade_class(args, root: Path, config, work: Path, graders) -> tuple[list[Result], dict]:
     """Grade the class the arguments name with the started pool `graders`."""
     from classroom import notebooks
 
     known = notebooks.discover_lessons(root)
     cell_timeout = args.cell_timeout or int(config.Execute.get("timeout", 30) or 30)
+    if args.demo:  # the demo class never touches the course's gradebook, and starts afresh
+        config.CourseDirectory.db_url = demo_gradebook(root)
     main_db = None if args.shard else staging.course_db(root, config)
     lessons, submissions, facts = gather(args, root, config, known, work)
     if args.student:

@@ -41,7 +41,21 @@ def register(staging: Path, lesson: str, db_url: str) -> None:
     try:
         converter.start()
     except Exception as exc:
-        raise GradeError(f"nbgrader could not generate {lesson}:\n{buffer.getvalue()}") from exc
+        log = buffer.getvalue()
+        raise GradeError(f"{_reason(lesson, log)}\n{log}") from exc
+
+
+def _reason(lesson: str, log: str) -> str:
+    """One line saying why nbgrader could not generate lesson, read from its log."""
+    errors = [line for line in log.splitlines() if line.startswith(("RuntimeError", "ValueError"))]
+    if any("because there are submissions" in line for line in errors):
+        return (
+            f"{lesson}'s test cells changed after submissions were graded in this gradebook; "
+            "grade them into a new gradebook, or remove the lesson's submissions from it first "
+            "(nbgrader db assignment remove --force)"
+        )
+    why = errors[-1].split(":", 1)[-1].strip() if errors else "see the log below"
+    return f"nbgrader could not generate {lesson}: {why}"
 
 
 def _copy_due_date(lesson: str, template: str, due_from: str | None, course_id: str) -> float:

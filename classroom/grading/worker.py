@@ -90,6 +90,10 @@ def _autograde_class():
 # The worker
 
 
+# What nbgrader logs when a kernel did not start: graded once more before giving up.
+KERNEL_DID_NOT_START = ("Kernel didn't respond",)
+
+
 class Worker:
     """Grades jobs (from the parent) in the staging course directory."""
 
@@ -154,7 +158,7 @@ class Worker:
         handler.setFormatter(logging.Formatter("[%(levelname)s] %(message)s"))
         self.log.addHandler(handler)
         try:
-            self._grade(job, result)
+            self._grade_retrying(job, result, buffer)
         except _Fail as exc:
             result.status, result.reason = exc.status, str(exc)
         except Exception as exc:  # the grader's own failure: reported, never silent
@@ -162,7 +166,7 @@ class Worker:
             result.status = NOT_GRADED
             result.reason = f"nbgrader could not grade it: {type(exc).__name__}: {exc}"
             if errors:
-                result.reason += " | " + " ".join(errors[:3])[:600]
+                result.reason = f"nbgrader could not grade it: {' '.join(errors[:3])[:600]}"
             self.log.error(traceback.format_exc())
         finally:
             self.log.removeHandler(handler)
@@ -170,6 +174,20 @@ class Worker:
             sys.stderr.flush()
         result.seconds = round(time.perf_counter() - start, 3)
         return result
+
+    def _grade_retrying(self, job: Job, result: Result, buffer: io.StringIO) -> None:
+        """Grade; when the kernel did not start (the grading machine's trouble, not the
+        learner's), once more, and say so."""
+        try:
+            self._grade(job, result)
+        except Exception:
+            if not any(sign in buffer.getvalue() for sign in KERNEL_DID_NOT_START):
+                raise
+            first = next(ln for ln in buffer.getvalue().splitlines() if "Kernel didn't" in ln)
+            result.notes[:] = [
+                Note("retried", f"graded again: {first.removeprefix('[ERROR] ')[:200]}")
+            ]
+            self._grade(job, result)
 
     def _submit(self, job: Job, result: Result) -> None:
         """Pick and read the notebook, and hand it in as submitted/<student>/<lesson>/."""
