@@ -46,3 +46,43 @@ def six_from_tensor(tensor, order=MJCF_ORDER) -> list[float]:
     """The six numbers of a symmetric 3x3 matrix, in `order` (MJCF's by default)."""
     tensor = np.asarray(tensor, dtype=float)
     return [float(tensor[i, j]) for i, j in order]
+
+
+# --------------------------------------------------------------------------------------------
+# Rotations as MuJoCo computes them (mju_* functions), for checks that compare with MuJoCo.
+
+
+def _quat(values) -> np.ndarray:
+    return np.asarray(values, dtype=float).reshape(4)
+
+
+def axis_angle_quat(axis, angle: float) -> np.ndarray:
+    """The unit quaternion MuJoCo makes of a turn by `angle` (rad) about `axis` (any non-zero
+    3-vector; MuJoCo's mju_axisAngle2Quat wants it unit, so it is normalised first)."""
+    direction = np.array(axis, dtype=float).reshape(3)
+    mujoco.mju_normalize3(direction)
+    quat = np.zeros(4)
+    mujoco.mju_axisAngle2Quat(quat, direction, float(angle))
+    return quat
+
+
+def multiply(q1, q2) -> np.ndarray:
+    """MuJoCo's quaternion product q1 q2 (mju_mulQuat): turn by q2, then by q1."""
+    product = np.zeros(4)
+    mujoco.mju_mulQuat(product, _quat(q1), _quat(q2))
+    return product
+
+
+def rotation_angle(q1, q2) -> float:
+    """The angle (rad, in [0, pi]) of the rotation between two orientations, as MuJoCo
+    measures it (the length of mju_subQuat's rotation vector)."""
+    difference = np.zeros(3)
+    mujoco.mju_subQuat(difference, _quat(q2), _quat(q1))
+    return float(mujoco.mju_norm3(difference))
+
+
+def rotate(quat, vector) -> np.ndarray:
+    """`vector` turned by the unit quaternion `quat` (mju_rotVecQuat)."""
+    turned = np.zeros(3)
+    mujoco.mju_rotVecQuat(turned, np.asarray(vector, dtype=float).reshape(3), _quat(quat))
+    return turned
