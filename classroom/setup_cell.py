@@ -53,8 +53,9 @@ BADGE_ALT = "Open In Colab"
 SETUP_TITLE = "# @title Set-up: run this cell first"
 COURSE_IMPORT = re.compile(r"^import course\b")
 SETUP_GRADE_ID = "setup"
-# Colab shows a cell in form view as its @title line, code folded; JupyterLab ignores the key.
-SETUP_METADATA = {"cellView": "form"}
+# Colab shows a cell in form view as its @title line, code folded (cellView); JupyterLab folds
+# a cell whose source is hidden (jupyter.source_hidden), showing a "..." to unfold it.
+SETUP_METADATA = {"cellView": "form", "jupyter": {"source_hidden": True}}
 
 SETUP_TEMPLATE = """\
 {title}

@@ -12,8 +12,10 @@ Choices are capital letters "A", "B", "C"... written as a string. The rule is st
 "b", " B" or 2 are rejected with a message saying what to write, so the visible check, the
 widget and the hidden grading test all read an answer the same way.
 
-This module never holds a correct answer: the notebook passes the explanation (`why`), and the
-hidden tests hold the key.
+For a prediction (not graded) the notebook passes the right letter, as `answer` or as the first
+letter of `why` ("B. Gravity's force is m g, ..."), and a choice is told right or wrong before
+the explanation. A graded question passes neither: its buttons only record, and the hidden
+tests hold the key. This module never holds a correct answer itself.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from collections.abc import MutableMapping, Sequence
 
 import ipywidgets
 
-__all__ = ["Choice", "check_choice", "choose", "letters", "reveal"]
+__all__ = ["Choice", "answer_in", "check_choice", "choose", "letters", "reveal", "verdict"]
 
 _MAX_CHOICES = len(string.ascii_uppercase)
 
@@ -74,18 +76,40 @@ def check_choice(name: str, value: object, n_choices: int) -> str:
     return value
 
 
-def reveal(name: str, value: object, choices_count: int, why: str) -> None:
-    """Plain-text reveal: print the explanation once a valid choice is recorded.
+def answer_in(why: str | None, n_choices: int) -> str | None:
+    """The right letter an explanation starts with ("B. Because ..." gives "B"), else None."""
+    if why and len(why) > 2 and why[1:3] == ". " and why[0] in letters(n_choices):
+        return why[0]
+    return None
 
-    Prints "You chose B." and then `why` when `value` is a valid letter. Otherwise prints one
-    line saying what to write, and nothing of `why`. Returns None, so a cell ending in
-    reveal(...) shows only the printed text.
+
+def verdict(value: str, answer: str | None) -> str | None:
+    """One line saying whether the letter `value` is `answer`; None when there is no answer."""
+    if answer is None:
+        return None
+    if value == answer:
+        return f"Right: {answer}."
+    return f"Not this one: you chose {value}, the answer is {answer}."
+
+
+def reveal(
+    name: str, value: object, choices_count: int, why: str, answer: str | None = None
+) -> None:
+    """Plain-text reveal: say right or wrong, then print the explanation, once a valid choice
+    is recorded.
+
+    `answer` (default: the letter `why` starts with) is the right letter. With a valid `value`
+    prints "You chose B.", the verdict and `why`; otherwise one line saying what to write,
+    and nothing of `why`. Returns None, so a cell ending in reveal(...) shows only the text.
     """
     problem = _problem(name, value, choices_count)
     if problem is not None:
         print(problem)
         return
     print(f"You chose {value}.")
+    told = verdict(value, answer or answer_in(why, choices_count))
+    if told:
+        print(told)
     print(why)
 
 
@@ -113,6 +137,7 @@ def choose(
     choices: Sequence[str],
     why: str | None = None,
     namespace: MutableMapping | None = None,
+    answer: str | None = None,
 ) -> Choice:
     """Show the choices as radio buttons; a click records the letter in `namespace[name]`.
 
@@ -122,13 +147,18 @@ def choose(
       why: the explanation, shown only after a choice is recorded; None shows none.
       namespace: where the variable lives; default the notebook's user namespace
         (get_ipython().user_ns), or the caller's globals outside IPython.
+      answer: the right letter, for a question that is not graded; default the letter `why`
+        starts with. A graded question passes no `why` and no `answer`: a click only records.
 
     When `namespace[name]` already holds a valid letter (the answer cell ran first), that
     button is preselected and `why` is shown. A click sets `namespace[name]`, prints
-    `Recorded for this session: name = "B". ...` and only then `why`. Displays the widget and
-    returns a Choice.
+    `Recorded for this session: name = "B". ...`, then whether it is right, then `why`.
+    Displays the widget and returns a Choice.
     """
     allowed = letters(len(choices))
+    answer = answer or answer_in(why, len(choices))
+    if answer is not None and answer not in allowed:
+        raise ValueError(f"answer {answer!r} is not one of {_spelled(allowed)}")
     if namespace is None:
         namespace = _user_namespace(sys._getframe(1).f_globals)
 
@@ -149,7 +179,8 @@ def choose(
         problem = _problem(name, recorded, len(choices))
         if problem is None:
             buttons.index = allowed.index(recorded)
-            _say(output, [f'Your recorded answer: {name} = "{recorded}".', why])
+            lines = [f'Your recorded answer: {name} = "{recorded}".', verdict(recorded, answer)]
+            _say(output, [*lines, why])
         else:
             _say(output, [problem])
 
@@ -161,6 +192,7 @@ def choose(
         lines = [
             f'Recorded for this session: {name} = "{letter}". '
             "Write that line in the answer cell above so it survives a re-run.",
+            verdict(letter, answer),
             why,
         ]
         _say(output, lines, clear=True)

@@ -168,6 +168,50 @@ def test_invalid_recorded_value_is_not_preselected_and_why_hidden():
     assert WHY not in text
 
 
+LETTERED_WHY = "B. Without air, every body falls with the same acceleration g."
+
+
+def test_a_prediction_is_told_right_before_why():
+    """An explanation that starts with the right letter makes a right click say so."""
+    choice = quiz.choose("predict_vacuum", CHOICES, why=LETTERED_WHY, namespace={})
+    choice.buttons.value = "B"
+    assert output_text(choice).splitlines()[1:] == ["Right: B.", LETTERED_WHY]
+
+
+def test_a_prediction_is_told_wrong_with_the_answer():
+    """A wrong click names the choice and the right letter, then explains."""
+    choice = quiz.choose("predict_vacuum", CHOICES, why=LETTERED_WHY, namespace={})
+    choice.buttons.value = "C"
+    lines = output_text(choice).splitlines()
+    assert lines[1] == "Not this one: you chose C, the answer is B."
+    assert lines[2] == LETTERED_WHY
+
+
+def test_an_explicit_answer_wins_and_a_preselected_choice_is_judged():
+    namespace = {"predict_vacuum": "A"}
+    choice = quiz.choose("predict_vacuum", CHOICES, why=WHY, namespace=namespace, answer="A")
+    assert "Right: A." in output_text(choice)
+
+
+def test_an_answer_that_is_not_a_choice_is_refused():
+    with pytest.raises(ValueError, match="answer 'D'"):
+        quiz.choose("predict_vacuum", CHOICES, why=WHY, namespace={}, answer="D")
+
+
+def test_a_graded_question_without_why_never_says_right_or_wrong():
+    """No why and no answer: the buttons only record, so they cannot leak a graded key."""
+    for letter in "ABC":
+        choice = quiz.choose("check_answer", CHOICES, namespace={})
+        choice.buttons.value = letter
+        text = output_text(choice)
+        assert "Right" not in text and "Not this one" not in text
+
+
+def test_reveal_says_right_or_wrong(capsys):
+    quiz.reveal("predict_vacuum", "A", 3, LETTERED_WHY)
+    assert capsys.readouterr().out.splitlines()[1] == "Not this one: you chose A, the answer is B."
+
+
 def test_default_namespace_is_the_ipython_user_namespace():
     """Inside IPython, a click sets the variable in get_ipython().user_ns."""
     from IPython.core.interactiveshell import InteractiveShell
