@@ -63,6 +63,7 @@ class HideHiddenTests(NbGraderPreprocessor):
             visible, _ = split_hidden(cell.source, HIDDEN_PLACEHOLDER)
             cell.source = "\n".join(visible)
         lines = result_lines(cell)
+        escaped = [html.escape(line) for line in lines]
         if lines:
             cell.outputs.append(
                 NotebookNode(
@@ -70,8 +71,8 @@ class HideHiddenTests(NbGraderPreprocessor):
                     metadata={},
                     data={
                         "text/plain": "\n".join(lines),
-                        "text/html": "<div class='grader-result'><b>"
-                        + "</b><br>".join([html.escape(lines[0]), *map(html.escape, lines[1:])])
+                        "text/html": "<div class='grader-result'>"
+                        + "<br>".join([f"<b>{html.escape(lines[0])}</b>", *escaped[1:]])
                         + "</div>",
                     },
                 )

@@ -7,10 +7,16 @@ docstrings say what each one is). The tests never regenerate them.
 The lesson is "toy": the release-based preprocessors find it in a course directory made in
 tmp_path (release/toy/toy.ipynb, a copy of fixtures/release.ipynb), through a traitlets
 Config whose CourseDirectory.root is that folder, as nbgrader_config.py sets it.
+
+GuardedExecute and DecideVerdicts run learners' code in the real sandbox. A test that needs it
+takes the `require_sandbox` fixture and calls it first: when the sandbox cannot run here,
+the test fails with the reason under CI (the variable CI set) and is skipped with it
+otherwise; fixtures that run notebooks in it return None then, so the test body says so.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import warnings
 from pathlib import Path
@@ -21,6 +27,23 @@ from traitlets.config import Config
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 LESSON = "toy"
+
+
+def _require_sandbox() -> None:
+    from classroom import sandbox
+
+    reason = sandbox.probe()
+    if reason is None:
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"the sandbox must run under CI, but: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def require_sandbox():
+    """require_sandbox(): fail (under CI) or skip, with the reason, unless the sandbox runs."""
+    return _require_sandbox
 
 
 def read_fixture(name: str) -> nbformat.NotebookNode:
