@@ -60,6 +60,9 @@ class DecideVerdicts(NbGraderPreprocessor):
         base = trusted.setup_namespace(lesson)
         self._deadline = time.monotonic() + self.budget
         self._ran: list[str] = []  # the cells that ran (replayed after a restart)
+        # Why a name an answer cell meant to define is not there (the cell stopped at a
+        # forbidden import): said instead of "does not define".
+        self._why_missing: dict[str, str] = {}
         box = answer_sandbox(self.slot) if self.sandboxed else None
         answers = boundary.AnswerProcess(
             call_timeout=self.call_timeout,
@@ -92,6 +95,7 @@ class DecideVerdicts(NbGraderPreprocessor):
                 record_note(nb, "cell-timeout", text, index, grade_id(cell))
             else:
                 self._ran.append(cell.source)
+                self._note_lookup(outcome, cell.source, answers)
         except boundary.StudentTimeout:
             text = f"this cell ran over {self.cell_timeout:g} s in the grader and was stopped"
             record_note(nb, "cell-timeout", text, index, grade_id(cell))
@@ -99,6 +103,13 @@ class DecideVerdicts(NbGraderPreprocessor):
         except boundary.AnswerProcessGone as exc:
             record_note(nb, "answers-stopped", f"{exc}", index, grade_id(cell))
             self._restart(answers)
+
+    def _note_lookup(self, outcome, source: str, answers) -> None:
+        """Remember, for each name the cell defines, that it stopped at a lookup."""
+        problem = outcome.problem("your answer cell", answers.setup_names)
+        if isinstance(problem, boundary.LooksUpAnswer):
+            for name in trusted.defined_names(source):
+                self._why_missing[name] = str(problem)
 
     def _restart(self, answers) -> None:
         """A fresh answer process with the cells that ran so far (not the one that hung)."""
@@ -135,7 +146,7 @@ class DecideVerdicts(NbGraderPreprocessor):
         else:
             if not answers.alive:
                 self._restart(answers)
-            verdict = trusted.run_test(lesson, gid, base, answers)
+            verdict = trusted.run_test(lesson, gid, base, answers, self._why_missing)
         cell.outputs = verdict_outputs(verdict)
         cell.execution_count = None
         cell.metadata.setdefault("classroom", {})[VERDICT_KEY] = {

@@ -145,14 +145,20 @@ class Missing:
         return f"<{self.why}>"
 
 
-def learner_names(lesson: TrustedLesson, answers: boundary.AnswerProcess) -> dict:
-    """The answer names as the learner's notebook has them now: proxies and plain values."""
+def learner_names(
+    lesson: TrustedLesson, answers: boundary.AnswerProcess, why_missing: dict | None = None
+) -> dict:
+    """The answer names as the learner's notebook has them now: proxies and plain values.
+
+    why_missing: {name: sentence} for names whose cell stopped before defining them."""
     kinds = answers.names()
     bound: dict = {}
     for name, expected in lesson.answers.items():
         kind = kinds.get(name)
         if kind is None:
-            why = f"Your notebook does not define {name}: keep the name the exercise gives"
+            why = (why_missing or {}).get(name) or (
+                f"Your notebook does not define {name}: keep the name the exercise gives"
+            )
             bound[name] = Missing(name, why) if expected == "function" else None
         elif expected == "function":
             ok = kind == "function"
@@ -205,14 +211,17 @@ def _has_code(part: str) -> bool:
     return any(not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)) for n in body)
 
 
-def run_test(lesson: TrustedLesson, grade_id: str, base: dict, answers) -> Verdict:
+def run_test(
+    lesson: TrustedLesson, grade_id: str, base: dict, answers, why_missing: dict | None = None
+) -> Verdict:
     """Run one test cell's trusted source against the learner's answers.
 
     base: the set-up's namespace (copied, never changed); answers: the learner's
-    AnswerProcess. The visible check runs first; the hidden tests only when it passed.
+    AnswerProcess; why_missing: as for learner_names. The visible check runs first; the
+    hidden tests only when it passed.
     """
     visible, hidden = split_test(lesson.tests[grade_id])
-    namespace = {**base, **learner_names(lesson, answers)}
+    namespace = {**base, **learner_names(lesson, answers, why_missing)}
     parts = [("visible", visible), ("hidden", hidden)]
     state = {name: ("none" if not _has_code(code) else "not run") for name, code in parts}
     printed = []

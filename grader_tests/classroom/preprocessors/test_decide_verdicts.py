@@ -141,13 +141,6 @@ class TestDecideVerdicts:
         assert determine_grade(nb.cells[TEST]) == (0, 2.0)
 
     @pytest.mark.timeout(60)
-    @pytest.mark.xfail(
-        strict=True,
-        raises=AssertionError,
-        reason="DecideVerdicts ignores a learner cell's failure (answers.exec_cell's outcome): "
-        "the cell stops at `import mujoco`, double is never defined, and the test says "
-        "'Your notebook does not define double' instead of the LooksUpAnswer sentence",
-    )
     def test_answer_cell_importing_mujoco_must_compute_from_arguments(
         self, require_sandbox, decide
     ):
