@@ -181,6 +181,8 @@ def inertia_matches(got_3x3, principal, axes, what: str, rtol: float = 1e-6, hin
     tensor = as_floats(got_3x3, what)
     if _shape(tensor) != (3, 3):
         raise AssertionError(f"{what} should be a 3x3 matrix, got shape {_shape(tensor)}. {hint}")
+    if not all(_isfinite(v) for v in _flat(tensor)):  # NaN fails no comparison below
+        raise AssertionError(f"{what} = {_fmt(tensor)} is not all finite numbers. {hint}".strip())
     scale = _max(_abs(_float(p)) for p in as_floats(principal, "principal moments"))
     atol = 1e-9 * scale + 1e-15
     for i in _range(3):
