@@ -1,0 +1,566 @@
+"""Lesson 05's own tests: its claims, its figures, its arms and its visible checks.
+
+The claims test lists each factual sentence of the lesson's prose that MuJoCo can confirm,
+beside an assertion that confirms it with MuJoCo, and checks that the sentence is still in the
+notebook, so prose and physics cannot drift apart. The correct functions are the source
+notebook's answer cells (support/lesson_code.py), the wrong ones its mistake fixtures.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import lesson_code
+import mujoco
+import nbformat
+import numpy as np
+import pytest
+from learner_checks import errors, execute, kernel_env, stderr
+from nbgrader_harness import blank_release
+
+from classroom import notebooks
+from course import compiled, expect, frames, urdf
+from course.lessons.urdf_and_mjcf import arm, arms, element_map
+from course.lessons.urdf_and_mjcf import checks as check
+
+LESSON = "05-urdf-and-mjcf"
+SOLUTION = lesson_code.namespace(LESSON)
+
+
+def mistake(name: str, function: str):
+    return lesson_code.mistake(LESSON, name, function)
+
+
+def _squeezed(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+PROSE = _squeezed(
+    "\n".join(c.source for c in notebooks.read_lesson(LESSON).cells if c.cell_type == "markdown")
+)
+
+
+# --------------------------------------------------------------------------------------------
+# What MuJoCo can confirm, one function per claim
+
+
+def _axis_defaults():
+    axes = element_map.axis_defaults()
+    assert np.allclose(axes["urdf"], [1, 0, 0]) and np.allclose(axes["mjcf"], [0, 0, 1])
+
+
+def _eulerseq():
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        found = element_map.placement(rng.uniform(-np.pi, np.pi, 3))
+        assert abs(abs(found["urdf"] @ found["euler XYZ"]) - 1) < 1e-12
+        assert abs(abs(found["urdf"] @ found["euler xyz"]) - 1) > 1e-6
+
+
+def _degrees():
+    found = element_map.limits()
+    assert np.allclose(found["mjcf degrees"][1], np.radians([-90, 90]))
+    assert np.allclose(found["mjcf radian"][1], [-90, 90])
+
+
+def _scalar_first():
+    model = compiled.compile_xml(element_map.one_hinge_mjcf("", 'euler="0 0 90"'))
+    assert np.allclose(model.body_quat[1], [np.sqrt(0.5), 0, 0, np.sqrt(0.5)])
+
+
+def _autolimits():
+    assert element_map.limits()["mjcf degrees"][0] is True
+    assert element_map.compiler_defaults()["mjcf"]["autolimits"] is True
+
+
+def _welded():
+    model = compiled.compile_xml(
+        "<mujoco><worldbody><body name='a'><joint/><geom size='.1'/>"
+        "<body name='b'><geom size='.1'/></body></body></worldbody></mujoco>"
+    )
+    assert model.body_weldid[model.body("b").id] == model.body("a").id
+
+
+def _visuals_dropped():
+    assert element_map.visuals() == {"default": 1, "discardvisual false": 2}
+    assert element_map.compiler_defaults()["urdf"]["discardvisual"] is True
+
+
+def _fixed_links_fused():
+    assert element_map.import_counts()["nbody"] == 2
+    assert element_map.compiler_defaults()["urdf"]["fusestatic"] is True
+    model = compiled.compile_xml(
+        "<mujoco><compiler fusestatic='true'/><worldbody><body name='a'><joint/>"
+        "<geom size='.1'/><body name='b'><geom size='.1'/></body></body></worldbody></mujoco>"
+    )
+    assert model.nbody == 2 and model.ngeom == 2
+
+
+def _parent_filter():
+    assert element_map.parent_child_contacts() == {"moving parent": 0, "welded parent": 1}
+
+
+def _mjcf_degrees_default():
+    defaults = element_map.compiler_defaults()
+    assert defaults["mjcf"]["degree"] is True and defaults["urdf"]["degree"] is False
+
+
+def _no_armature():
+    assert element_map.dynamics()["armature"] == 0.0
+    assert np.all(urdf.compile_urdf(arm.urdf_text()).dof_armature == 0.0)
+
+
+def _reads_urdf():
+    assert urdf.compile_urdf(arm.urdf_text()).njnt == 2
+
+
+def _base_mass_to_world():
+    model = urdf.compile_urdf(arm.urdf_text())
+    assert model.body_mass[0] == 0.0
+    assert f"{compiled.total_mass(model):.1f}" == "1.6"
+    assert arm.summary(model)["bodies"] == ["world", "upper_arm", "forearm"]
+
+
+def _efforts():
+    found = element_map.efforts()
+    assert found[20.0][0] and np.allclose(found[20.0][1], [-20, 20])
+    assert not found[0.0][0]
+    joints = urdf.joint_summary(urdf.compile_urdf(arm.urdf_text()))
+    assert np.allclose(joints["shoulder"]["force_range"], [-20, 20])
+    assert np.allclose(joints["elbow"]["force_range"], [-10, 10])
+
+
+def _no_actuators():
+    assert element_map.import_counts()["nu"] == 0
+    assert urdf.compile_urdf(arm.urdf_text()).nu == 0
+
+
+def _no_exclude_on_import():
+    model = urdf.compile_urdf(arm.urdf_text())
+    data = mujoco.MjData(model)
+    data.qpos[:] = (0.5, -0.8)
+    mujoco.mj_forward(model, data)
+    assert data.ncon == 1 and model.nexclude == 0
+
+
+def _saved_mjcf():
+    saved = urdf.saved_mjcf(arm.urdf_text())
+    assert saved.lstrip().startswith("<mujoco") and "upper_arm" in saved
+    assert '<frame pos="0 0 0.25"/>' in saved
+
+
+def _extension_block():
+    kept = urdf.compile_urdf(
+        urdf.with_mujoco_block(arm.urdf_text(), fusestatic=False, discardvisual=False)
+    )
+    assert (kept.nbody, kept.ngeom) == (5, 6)
+    visual = [g for g in range(kept.ngeom) if kept.geom_contype[g] == 0]
+    assert len(visual) == 3 and all(kept.geom_conaffinity[g] == 0 for g in visual)
+    assert f"{compiled.total_mass(kept):.1f}" == "3.6"
+
+
+def _inertial_quat_schema():
+    model, error = compiled.compile_or_error(
+        "<mujoco><worldbody><body><joint/><inertial pos='0 0 0' quat='1 0 0 0' mass='1' "
+        "fullinertia='1 1 1 0 0 0'/></body></worldbody></mujoco>"
+    )
+    assert model is None and "Schema violation" in error
+
+
+def _unlimited_revolute():
+    assert element_map.limits()["urdf effort only"][0] is False
+    assert element_map.limits()["urdf lower upper"][0] is True
+
+
+def _position_storage():
+    for servo, kp, kv in zip(arm.servo_storage(arm.mjcf_text()), arm.KP, arm.KV, strict=True):
+        assert (servo["gain"], servo["bias"]) == ("FIXED", "AFFINE")
+        assert np.allclose(servo["gainprm"], [kp, 0, 0])
+        assert np.allclose(servo["biasprm"], [0, -kp, -kv])
+
+
+def closed_form_gravity(xml: str, q) -> np.ndarray:
+    """tau_i = g sum_{k >= i} m_k (x_com,k - x_joint,i), from MuJoCo's positions at q."""
+    model = compiled.compile_xml(xml)
+    data = mujoco.MjData(model)
+    data.qpos[:] = q
+    mujoco.mj_kinematics(model, data)
+    g = -model.opt.gravity[2]
+    torque = np.zeros(model.njnt)
+    for j in range(model.njnt):
+        joint_body = model.jnt_bodyid[j]
+        for b in range(1, model.nbody):
+            ancestor = b
+            while ancestor not in (0, joint_body):
+                ancestor = model.body_parentid[ancestor]
+            if ancestor == joint_body:
+                torque[j] += g * model.body_mass[b] * (data.xipos[b, 0] - data.xanchor[j, 0])
+    return torque
+
+
+def _gravity_torque():
+    rng = np.random.default_rng(1)
+    cases = [(arm.mjcf_text(), 2)] + [(check.servo_case(s).xml, None) for s in (5601, 5602)]
+    for xml, n in cases:
+        n = n or compiled.compile_xml(xml).njnt
+        for _ in range(4):
+            q = rng.uniform(-1.5, 1.5, n)
+            assert np.allclose(arm.gravity_torque(xml)(q), closed_form_gravity(xml, q), atol=1e-12)
+
+
+def _remedies():
+    found = {k: np.round(v, 4) for k, v in arm.remedies(20.0).items()}
+    assert np.array_equal(found["kv x10"], found["as written"])
+    assert np.array_equal(found["actuatorgravcomp alone"], found["as written"])
+    assert np.allclose(found['gravcomp="1"'], arm.TARGETS, atol=1e-4)
+    assert np.allclose(found["gravcomp + actuatorgravcomp"], arm.TARGETS, atol=1e-4)
+
+
+def _gravcomp_cancels_weight():
+    model = compiled.compile_xml(arm.mjcf_text(gravcomp=True))
+    data = mujoco.MjData(model)
+    data.qpos[:] = (0.3, -0.7)
+    mujoco.mj_forward(model, data)
+    assert np.allclose(data.qfrc_gravcomp, data.qfrc_bias, atol=1e-12)
+
+
+def _gravcomp_routing():
+    found = {}
+    for routed in (False, True):
+        model = compiled.compile_xml(arm.mjcf_text(gravcomp=True, actuatorgravcomp=routed))
+        data = mujoco.MjData(model)
+        data.ctrl[:] = arm.TARGETS
+        mujoco.mj_step(model, data, nstep=5000)
+        found[routed] = (data.qfrc_actuator.copy(), data.qfrc_passive.copy(), data.qfrc_bias)
+    actuator, passive, bias = found[True]
+    assert np.allclose(actuator, bias, atol=1e-9) and np.allclose(passive, 0, atol=1e-9)
+    actuator, passive, bias = found[False]
+    assert np.allclose(passive, bias, atol=1e-9) and np.allclose(actuator, 0, atol=1e-9)
+
+
+def _gravcomp_within_force_range():
+    text = arm.mjcf_text(gravcomp=True, actuatorgravcomp=True).replace(
+        'actuatorgravcomp="true"', 'actuatorgravcomp="true" actuatorfrcrange="-0.5 0.5"'
+    )
+    model = compiled.compile_xml(text)
+    data = mujoco.MjData(model)
+    data.ctrl[:] = arm.TARGETS
+    mujoco.mj_step(model, data, nstep=5000)
+    assert np.all(np.abs(data.qfrc_actuator) <= 0.5 + 1e-12)
+    assert np.max(np.abs(data.qpos - arm.TARGETS)) > 0.01
+
+
+def _ctrlrange_kept():
+    model = compiled.compile_xml(arm.mjcf_text(radian=False))
+    assert np.allclose(model.actuator_ctrlrange, [[-1.57, 1.57], [-2.5, 2.5]])
+    assert np.allclose(model.jnt_range[:, 1], np.radians([1.57, 2.5]))
+
+
+def _soft_limits():
+    final = arm.run(arm.mjcf_text(radian=False), 3.0).final
+    limits = np.radians([1.57, 2.5])
+    assert final[0] > limits[0] and final[1] < -limits[1]
+    assert np.all(np.abs(final) - limits < 0.03)
+
+
+def _urdf_radians():
+    joints = urdf.joint_summary(urdf.compile_urdf(arm.urdf_text()))
+    assert np.allclose(joints["shoulder"]["range"], [-1.57, 1.57])
+
+
+def _axis_habit():
+    sideways = arm.tool_position(arm.urdf_text(axes=False))
+    assert abs(sideways[0]) < 1e-12 and abs(sideways[1]) > 0.05
+    upright = arm.tool_position(arm.mjcf_text(axis_default=False))
+    assert np.allclose(upright, [0, 0, 0.65], atol=1e-12)
+
+
+def _carriage_fused():
+    model = urdf.compile_urdf(check.lesson_urdfs()["lift_and_wrist"])
+    assert "bracket" not in urdf.moving_bodies(model)
+    assert np.isclose(model.body("carriage").mass[0], 0.8 + 0.3)
+
+
+def _turn_about_y():
+    for theta in (0.3, -1.1, 2.0):
+        turned = frames.rotate(frames.axis_angle_quat([0, 1, 0], theta), [0, 0, 1])
+        assert np.allclose(turned, [np.sin(theta), 0, np.cos(theta)])
+
+
+def _settle_in_a_second():
+    run = arm.run(arm.mjcf_text(), 3.0)
+    after = run.qpos[run.times >= 1.0]
+    assert np.max(np.abs(after - run.final)) < 1e-2
+
+
+def _pinned_shoulder():
+    run = arm.run(arm.mjcf_text(exclude=False), 20.0)
+    late = run.qpos[run.times >= 3.0, 0]
+    assert np.all(np.abs(late - 0.027) < 0.003) and np.all(run.contacts[run.times >= 3.0] == 4)
+
+
+def _half_lengths():
+    sizes = element_map.geometry_sizes()
+    assert np.allclose(sizes["box"], [0.1, 0.05, 0.03])
+    assert np.allclose(sizes["cylinder"][:2], [0.03, 0.15])
+    assert np.isclose(sizes["sphere"][0], 0.04)
+
+
+def _inertia_order():
+    tensors = element_map.inertia_orders()
+    assert np.allclose(tensors["urdf"], tensors["mjcf"])
+    assert isinstance(tensors["urdf order as fullinertia"], str)
+
+
+def _missing_inertial():
+    assert np.isclose(element_map.missing_inertial(), 1000 * 0.2**3)
+
+
+def _friction_to_frictionloss():
+    assert element_map.dynamics()["frictionloss"] == 0.2
+    assert element_map.dynamics()["damping"] == 0.5
+
+
+# (sentence of the prose, its check). Sentences are matched with white space squeezed.
+CLAIMS = [
+    ("A URDF joint without `<axis>` turns about x, and an MJCF joint without `axis` turns "
+     "about z.", _axis_defaults),
+    ("MJCF's `euler` uses the compiler's `eulerseq`, which defaults to `xyz`: moving axes, a "
+     "different rotation from URDF's `rpy` unless you write `eulerseq=\"XYZ\"`.", _eulerseq),
+    ("MJCF reads hinge ranges in degrees unless `<compiler angle=\"radian\"/>` says otherwise",
+     _degrees),
+    ("MJCF quaternions are (w, x, y, z), scalar first.", _scalar_first),
+    ("with `autolimits` (the default) a `range` turns the limit on", _autolimits),
+    ("a body with no joint is welded to its parent", _welded),
+    ("MuJoCo drops URDF visuals by default", _visuals_dropped),
+    ("MuJoCo fuses fixed-joint links into their parent", _fixed_links_fused),
+    ("every geom pair, except a body and its parent | a parent welded to the world does not "
+     "count", _parent_filter),
+    ("no fixed units; angles in degrees by default", _mjcf_degrees_default),
+    ("armature (reflected rotor inertia) has no URDF form", _no_armature),
+    ("the six numbers come in another order", _inertia_order),
+    ("halve every box side and cylinder length", _half_lengths),
+    ("`mujoco.MjModel.from_xml_string` accepts URDF text as it is", _reads_urdf),
+    ("The compiler's `fusestatic`, true for URDF, fuses every body without a joint into its "
+     "parent", _fixed_links_fused),
+    ("its 2 kg went to the world body, which weighs nothing in MuJoCo", _base_mass_to_world),
+    ("`discardvisual` is true for URDF", _visuals_dropped),
+    ("each joint's `effort` became its `actuatorfrcrange`", _efforts),
+    ("There are **0** actuators: a `<transmission>` describes ROS hardware", _no_actuators),
+    ("Nothing excludes the base's box from the upper arm, and with the shoulder at 0.5 rad "
+     "they touch", _no_exclude_on_import),
+    ("`mujoco.mj_saveLastXML(path, model)` writes the MJCF of the model MuJoCo loaded last",
+     _saved_mjcf),
+    ("The forearm's body ends in an empty `<frame pos=\"0 0 0.25\"/>`", _saved_mjcf),
+    ("keeps every link and every visual", _extension_block),
+    ("the visuals among them as geoms that do not collide, and the base's mass counted again",
+     _extension_block),
+    ("MJCF's `<inertial>` cannot take a rotation beside `fullinertia` (MuJoCo reports a schema "
+     "violation)", _inertial_quat_schema),
+    ("`euler` with `<compiler eulerseq=\"XYZ\"/>` means exactly URDF's fixed axes", _eulerseq),
+    ("a range only when both `lower` and `upper` are given", _unlimited_revolute),
+    ("a force range only when `effort` is above 0; URDF's `friction` is MJCF's `frictionloss`",
+     _efforts),
+    ("URDF's `friction` is MJCF's `frictionloss`", _friction_to_frictionloss),
+    ("`<position kp kv>` fixes the gain to $k_p$ and makes the bias affine, "
+     "$(0, -k_p, -k_v)$", _position_storage),
+    ("The shoulder's servo is stored as gain type `FIXED`", _position_storage),
+    ("which MuJoCo reports as $-$`qfrc_bias` when the arm is at rest", _gravity_torque),
+    ("it is $\\tau_i = g \\sum_{k \\ge i} m_k\\,(x_{\\text{com},k} - x_{\\text{joint},i})$",
+     _gravity_torque),
+    ("A turn by $\\theta$ about $+y$ takes the direction $(0, 0, 1)$ to "
+     "$(\\sin\\theta, 0, \\cos\\theta)$", _turn_about_y),
+    ("The joints settle within a second", _settle_in_a_second),
+    ("$k_v$ multiplies the velocity, which is 0 at rest", _remedies),
+    ("MuJoCo adds a force that cancels each body's weight", _gravcomp_cancels_weight),
+    ("it only routes gravity compensation through the actuators, and without `gravcomp` there "
+     "is none to route", _remedies),
+    ("the compensation then shows in `qfrc_actuator` instead of `qfrc_passive`",
+     _gravcomp_routing),
+    ("pressed against the box by **4** contacts, for as long as you simulate", _pinned_shoulder),
+    ("where it counts against the joint's `actuatorfrcrange`", _gravcomp_within_force_range),
+    ("The control ranges are not angles to the compiler and stay ±1.57 and ±2.5",
+     _ctrlrange_kept),
+    ("which are soft in MuJoCo", _soft_limits),
+    ("A URDF file is always in radians", _urdf_radians),
+    ("The URDF without `<axis>` swings the arm sideways, about $x$", _axis_habit),
+    ("the joint angles change and the tool stays exactly where it was", _axis_habit),
+    ("MuJoCo imports a revolute joint without `lower` and `upper` as unlimited",
+     _unlimited_revolute),
+    ("its own 0.8 kg and the fixed bracket's 0.3 kg, fused into it", _carriage_fused),
+    ("MuJoCo's own import of the URDF had the same contact", _no_exclude_on_import),
+]  # fmt: skip
+
+# Factual sentences of the prose that MuJoCo cannot confirm (about other tools or absences).
+UNCHECKED = [
+    "MJCF has no joint velocity limit",
+    "which ROS tools ignore",
+    "MuJoCo reads URDF but does not write it",
+    "The URDF specification requires `<limit>` on revolute and prismatic joints",
+    "`meshdir` tells MuJoCo where the meshes are",
+]
+
+
+def test_every_claim_is_still_in_the_prose():
+    for sentence, _ in CLAIMS:
+        for part in sentence.split(" | "):
+            assert _squeezed(part) in PROSE, f"the lesson no longer says: {part!r}"
+    for sentence in UNCHECKED:
+        assert _squeezed(sentence) in PROSE, f"the lesson no longer says: {sentence!r}"
+
+
+@pytest.mark.parametrize(
+    "claim", CLAIMS, ids=[f"{i:02d}-{c.__name__.strip('_')}" for i, (_, c) in enumerate(CLAIMS)]
+)
+def test_claim_holds_in_mujoco(claim):
+    _, confirm = claim
+    confirm()
+
+
+def test_check_yourself_keys_hold_in_mujoco():
+    """Question 2's key: a motor's force on an imported joint is clamped to the URDF effort.
+    (Question 1's key is the axis-defaults claim, question 3's the remedies claims.)"""
+    spec = mujoco.MjSpec.from_string(arm.urdf_text())
+    motor = spec.add_actuator(name="shoulder_motor", target="shoulder")
+    motor.trntype = mujoco.mjtTrn.mjTRN_JOINT
+    motor.gear[0] = 1.0
+    motor.ctrlrange = [-100.0, 100.0]
+    model = spec.compile()
+    data = mujoco.MjData(model)
+    data.ctrl[0] = 100.0
+    mujoco.mj_forward(model, data)
+    assert np.isclose(data.qfrc_actuator[0], 20.0)
+
+
+# --------------------------------------------------------------------------------------------
+# The figures of the issue, measured
+
+
+def test_figures_of_the_lesson():
+    """tool0, masses, counts and the servo figures the lesson prints."""
+    assert np.allclose(arm.tool_position(arm.mjcf_text()), [0.0699, 0, 0.6021], atol=5e-5)
+    assert np.allclose(arm.tool_position(arm.urdf_text()), arm.tool_position(arm.mjcf_text()))
+    assert f"{compiled.total_mass(compiled.compile_xml(arm.mjcf_text())):.1f}" == "3.6"
+    counts = arm.summary(urdf.compile_urdf(arm.urdf_text()))
+    assert (counts["nbody"], counts["ngeom"], counts["nsite"], counts["nu"]) == (3, 3, 0, 0)
+    assert np.allclose(arm.run(arm.mjcf_text(), 3.0).final, [0.843, -1.209], atol=5e-4)
+    remedies = {k: np.round(v, 4).tolist() for k, v in arm.remedies().items()}
+    assert remedies["as written"] == [0.8431, -1.2088]
+    assert remedies["kp x10"] == [0.8041, -1.2009]
+    assert remedies['gravcomp="1"'] == [0.8, -1.2]
+    assert np.allclose(arm.run(arm.mjcf_text(radian=False), 3.0).final, [0.032, -0.065], atol=5e-4)
+
+
+# --------------------------------------------------------------------------------------------
+# The arms the checks draw
+
+
+@pytest.mark.parametrize("seed", [5601, 5602, 5603, 5604])
+def test_servo_cases_settle_with_a_sag(seed):
+    case = check.servo_case(seed)
+    assert case.sag >= 0.03 and 2 <= len(case.kp) <= 4
+    model = compiled.compile_xml(case.xml)
+    assert not model.jnt_limited.any() and not model.actuator_forcelimited.any()
+    later, speed = arms.settle(case.xml, case.targets, case.seconds + 3.0)
+    assert np.allclose(later, case.rest, atol=1e-9) and speed < 1e-9
+
+
+def test_generated_urdf_arms_cover_every_feature():
+    """The hidden tests' arms, together, have each feature the converter must handle."""
+    seen = set()
+    for seed in list(range(5501, 5505)) + list(range(5511, 5515)) + [5521, 5522, 5523, 5524]:
+        text = arms.urdf_arm(seed)
+        model = urdf.compile_urdf(text)
+        joints = urdf.joint_summary(model)
+        seen |= {j["type"] for j in joints.values()}
+        seen |= {
+            "unlimited hinge" for j in joints.values() if j["type"] == "hinge" and not j["limited"]
+        }
+        seen |= {"no force range" for j in joints.values() if not j["force_limited"]}
+        seen |= {
+            "no axis"
+            for block in text.split("<joint")[1:]
+            if "<axis" not in block and "fixed" not in block
+        }
+        seen |= {
+            "fixed with mass"
+            for name in ("mount1", "mount2", "mount3")
+            if f'<link name="{name}">\n    <inertial>' in text
+        }
+    want = {"hinge", "slide", "unlimited hinge", "no force range", "no axis", "fixed with mass"}
+    assert want <= seen, want - seen  # fmt: skip
+
+
+# --------------------------------------------------------------------------------------------
+# The visible checks pass the solutions and name the fixtures' mistakes
+
+
+@pytest.fixture(autouse=True)
+def _strict():
+    expect.grading(True)
+    yield
+    expect.grading(False)
+
+
+@pytest.mark.parametrize(
+    ("check_call", "fixture", "function", "hint"),
+    [
+        (check.urdf_inertia, "inertia_in_urdf_order", "urdf_inertia_to_fullinertia", "order"),
+        (check.urdf_geometry, "box_full_side_lengths", "urdf_geometry_to_mjcf", "full side"),
+        (lambda f: check.urdf_geometry(f, ("cylinder",)), "cylinder_full_length",
+         "urdf_geometry_to_mjcf", "full length"),
+        (check.rpy, "rpy_as_moving_axes", "rpy_to_quat", "fixed x axis"),
+        (check.rpy, "rpy_read_in_reverse", "rpy_to_quat", "fixed x axis"),
+        (check.planar_tip, "link_angles_not_accumulated", "planar_arm_tip", "plus all"),
+        (check.servo, "rest_angles_ignore_gravity", "servo_rest_angles", "not at the targets"),
+        (lambda f: check.converter(f, "mass"), "inertial_rotation_ignored", "urdf_to_mjcf",
+         "turns the tensor"),
+        (lambda f: check.converter(f, "kinematics"), "urdf_axis_default_forgotten",
+         "urdf_to_mjcf", "turns about x"),
+        (lambda f: check.converter(f, "mass"), "fixed_links_not_fused", "urdf_to_mjcf", "fuses"),
+    ],
+)  # fmt: skip
+def test_visible_check_passes_solution_and_names_mistake(check_call, fixture, function, hint):
+    check_call(SOLUTION[function])
+    with pytest.raises(AssertionError, match=hint):
+        check_call(mistake(fixture, function))
+
+
+def test_converter_output_must_be_plain_mjcf():
+    """Returning the URDF itself (which MuJoCo would import) or an include earns nothing."""
+    with pytest.raises(AssertionError, match="MJCF, a <mujoco> document"):
+        check.converter(lambda text: text, "kinematics")
+    with pytest.raises(AssertionError, match="include"):
+        check.converter(lambda text: '<mujoco><include file="arm.urdf"/></mujoco>', "mass")
+    with pytest.raises(AssertionError, match="not XML"):
+        check.converter(lambda text: "<mujoco>", "limits")
+
+
+def test_unwritten_functions_say_so_in_one_line(capsys):
+    expect.grading(False)
+    for call in (
+        lambda: check.urdf_inertia(lambda *six: None),
+        lambda: check.servo(lambda kp, targets, gravity: None),
+        lambda: check.converter(lambda text: None, "geoms"),
+        lambda: check.letter("quiz_effort", None, 3),
+    ):
+        call()
+        assert capsys.readouterr().out.startswith("… Not checked yet")
+
+
+@pytest.mark.timeout(180)
+def test_blank_release_runs_to_the_end(tmp_path):
+    """Run All on the untouched release reaches the end with no error and no stderr."""
+    nb = blank_release(LESSON)
+    execute(nb, tmp_path, kernel_env(NBGRADER_EXECUTION="autograde"), kernel_name="python3")
+    assert errors(nb) == [] and stderr(nb) == []
+    waiting = [c for c in nb.cells if "Not checked yet" in str(c.get("outputs"))]
+    assert len(waiting) >= 10
+
+
+def test_lesson_folder_ships_its_models():
+    models = Path(arm.__file__).parent / "models"
+    assert {p.name for p in models.iterdir()} >= {"two_link_arm.xml", "two_link_arm.urdf.xml"}
+    assert all(p.suffix == ".xml" for p in models.iterdir()), "pyproject ships models/*.xml"
+    assert nbformat  # the notebook reader is the one nbgrader uses
