@@ -1,0 +1,14 @@
+"""The floor's armature written on all six dofs of the free joint, translations included."""
+
+LOSES = {
+    "apply_inertia_floor_matches_mujoco",
+}
+
+EDITS = {
+    "apply_inertia_floor": [
+        (
+            "            model.dof_armature[dof + 3 : dof + 6] = armature  # the rotations only",
+            "            model.dof_armature[dof : dof + 6] = armature",
+        ),
+    ],
+}

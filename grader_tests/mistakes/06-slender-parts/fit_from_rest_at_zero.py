@@ -1,0 +1,18 @@
+"""The fit d = a t^2 / 2 alone, as if every trajectory started at rest at t = 0."""
+
+LOSES = {
+    "fitted_acceleration_matches_mj_step",
+}
+
+EDITS = {
+    "fitted_acceleration": [
+        (
+            "    design = np.column_stack([np.ones_like(t), t, t**2 / 2])",
+            "    design = np.column_stack([t**2 / 2])",
+        ),
+        (
+            "    return float(coefficients[2])",
+            "    return float(coefficients[0])",
+        ),
+    ],
+}

@@ -1,0 +1,14 @@
+"""The rolling law with R^2 / r_g^2 in place of r_g^2 / R^2."""
+
+LOSES = {
+    "rolling_acceleration_matches_mj_step",
+}
+
+EDITS = {
+    "rolling_acceleration": [
+        (
+            "    return g * np.sin(slope) / (1 + r_g**2 / R**2)",
+            "    return g * np.sin(slope) / (1 + R**2 / r_g**2)",
+        ),
+    ],
+}
