@@ -45,6 +45,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     source.add_argument("--zip", type=Path, help="an LMS download: a .zip or a folder")
     source.add_argument("--exchange", action="store_true", help="collect from nbgrader's exchange")
     source.add_argument("--merge", action="store_true", help="merge the results of --shard runs")
+    _lms_options(parser)
+    _run_options(parser)
+    args = parser.parse_args(argv)
+    _check(parser, args)
+    return args
+
+
+def _lms_options(parser: argparse.ArgumentParser) -> None:
+    """How an LMS download is read, and which students are graded."""
     parser.add_argument(
         "--pattern",
         help="with --zip, for an LMS other than Canvas and Moodle (which are recognised): a "
@@ -75,6 +84,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         choices=("canvas", "moodle"),
         help="also write grade files the LMS imports into exports/ (repeatable)",
     )
+
+
+def _run_options(parser: argparse.ArgumentParser) -> None:
+    """Where and how the run grades: limits, workers, shards, the sandbox."""
     parser.add_argument("--workers", type=int, default=None, help="default: the cores")
     parser.add_argument("--cell-timeout", type=int, default=None, help="seconds per cell")
     parser.add_argument(
@@ -95,9 +108,6 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="run learners' code without the sandbox, with your rights (where the sandbox "
         "cannot run: no user namespaces, macOS); the report says so on its first line",
     )
-    args = parser.parse_args(argv)
-    _check(parser, args)
-    return args
 
 
 def _check(parser, args) -> None:

@@ -162,15 +162,7 @@ def choose(
     if namespace is None:
         namespace = _user_namespace(sys._getframe(1).f_globals)
 
-    # index=None starts with no button selected; both ipywidgets 7.7 and 8 accept it
-    # (without it, version 7 selects the first choice).
-    buttons = ipywidgets.RadioButtons(
-        options=[
-            (f"{letter}. {text}", letter) for letter, text in zip(allowed, choices, strict=True)
-        ],
-        index=None,
-        layout=ipywidgets.Layout(width="max-content"),
-    )
+    buttons = _radio_buttons(allowed, choices)
     output = ipywidgets.Output()
     box = ipywidgets.VBox([buttons, output])
 
@@ -200,6 +192,19 @@ def choose(
     buttons.observe(on_change, names="value")
     _display(box)
     return Choice(name, buttons, output, box)
+
+
+def _radio_buttons(allowed: list[str], choices: Sequence[str]):
+    """One radio button a choice, labelled "A. text", none selected."""
+    # index=None starts with no button selected; both ipywidgets 7.7 and 8 accept it
+    # (without it, version 7 selects the first choice).
+    return ipywidgets.RadioButtons(
+        options=[
+            (f"{letter}. {text}", letter) for letter, text in zip(allowed, choices, strict=True)
+        ],
+        index=None,
+        layout=ipywidgets.Layout(width="max-content"),
+    )
 
 
 def _user_namespace(caller_globals: dict) -> MutableMapping:
