@@ -111,8 +111,8 @@ def _move_feedback(result: Result, folder: Path) -> str | None:
 class Recorder:
     """Takes each finished result, in this process, the one writer of the course's records:
     its signature checked, its outputs moved into the course, its grades into the gradebook
-    (None for a shard), a line in the journal, grades.csv and the report rewritten (so a run
-    killed at any point keeps what it graded), the progress bar moved on."""
+    (None for a shard), grades.csv and the report rewritten, then a line in the journal (so a
+    run killed at any point keeps what it graded), the progress bar moved on."""
 
     def __init__(self, run: RunContext, gradebook, progress):
         self.run, self.gradebook, self.progress = run, gradebook, progress
@@ -132,10 +132,12 @@ class Recorder:
                 run.facts["problems"].append(problem)
                 result.notes.append(records.gradebook_note(problem))
         self.results.append(result)
-        if run.journal is not None:
-            run.journal.append(result, run.contents.get(result.key))
         if run.save is not None:
             run.save(self.results)
+        # Last: a result in the journal is in grades.csv and the report, even if the run is
+        # killed now; one saved but not journaled is graded again by the next run.
+        if run.journal is not None:
+            run.journal.append(result, run.contents.get(result.key))
         problems = sum(r.status in (NOT_GRADED, NO_NOTEBOOK) for r in self.results)
         self.progress.update(len(self.results), problems)
 

@@ -60,6 +60,7 @@ class DecideVerdicts(NbGraderPreprocessor):
         base = trusted.setup_namespace(lesson)
         self._deadline = time.monotonic() + self.budget
         self._ran: list[str] = []  # the cells that ran (replayed after a restart)
+        self._out_of_time = False
         # Why a name an answer cell meant to define is not there (the cell stopped at a
         # forbidden import): said instead of "does not define".
         self._why_missing: dict[str, str] = {}
@@ -70,7 +71,7 @@ class DecideVerdicts(NbGraderPreprocessor):
             launcher=box.command if box is not None else None,
         )
         try:
-            answers.start()
+            _starting(answers.start)
             for index, cell in enumerate(nb.cells):
                 if cell.cell_type != "code":
                     continue
@@ -88,8 +89,15 @@ class DecideVerdicts(NbGraderPreprocessor):
     # the answer process ---------------------------------------------------------------------
 
     def _run_learner_cell(self, nb, index, cell, answers) -> None:
+        left = self._deadline - time.monotonic()
+        if left <= 0:  # the budget bounds the learner's cells too, not only the tests
+            if not self._out_of_time:
+                self._out_of_time = True
+                text = f"not run in the grader, nor the cells after it: {self.budget:g} s used up"
+                record_note(nb, "notebook-limit", text, index, grade_id(cell))
+            return
         try:
-            outcome = answers.exec_cell(cell.source, timeout=self.cell_timeout)
+            outcome = answers.exec_cell(cell.source, timeout=min(self.cell_timeout, left))
             if outcome.error_type == "CellTimeout":  # interrupted; what ran before stays
                 text = f"interrupted after {self.cell_timeout:g} s in the grader"
                 record_note(nb, "cell-timeout", text, index, grade_id(cell))
@@ -113,8 +121,10 @@ class DecideVerdicts(NbGraderPreprocessor):
 
     def _restart(self, answers) -> None:
         """A fresh answer process with the cells that ran so far (not the one that hung)."""
-        answers.restart(replay=False)
+        _starting(lambda: answers.restart(replay=False))
         for source in self._ran:
+            if time.monotonic() > self._deadline:
+                break
             try:
                 answers.exec_cell(source, timeout=self.cell_timeout)
             except boundary.VerdictError:
@@ -159,6 +169,19 @@ class DecideVerdicts(NbGraderPreprocessor):
 
 
 _UNKNOWN = "this test cell is not in the lesson's gradebook, so it scores nothing"
+
+
+def _starting(start, tries: int = 5):
+    """start() (the answer process's), tried again a second later when the process does not
+    start: the slot's last sandbox (a learner's kernel that forked up to the slot's process
+    limit) may still be dying."""
+    for attempt in range(tries):
+        try:
+            return start()
+        except boundary.AnswerProcessGone:
+            if attempt == tries - 1:
+                raise
+            time.sleep(1)
 
 
 def verdict_outputs(verdict: trusted.Verdict) -> list[NotebookNode]:

@@ -21,6 +21,7 @@ What happened is recorded as notes in the notebook's metadata (`record_note`).
 
 from __future__ import annotations
 
+import asyncio
 import os
 from queue import Empty
 from time import monotonic
@@ -206,7 +207,10 @@ class GuardedExecute(Execute):
         timeout = self._get_timeout(cell)  # before the cell runs: the time it is given
         try:
             await self.async_execute_cell(cell, index, execution_count=self.code_cells_executed + 1)
-        except DeadKernelError:
+        except (DeadKernelError, ValueError) as error:
+            # ValueError: jupyter_client refused a message of the kernel ("Invalid Signature":
+            # a kernel out of threads sends broken frames); the kernel is not trusted again.
+            refused = isinstance(error, ValueError)
             cell.outputs.append(
                 _error_output(
                     "KernelDied",
@@ -214,7 +218,8 @@ class GuardedExecute(Execute):
                     "cells above again without this one, and went on",
                 )
             )
-            self._note("kernel-died", "the kernel died in this cell; restarted", index)
+            why = "sent a message the grader refused" if refused else "died in this cell"
+            self._note("kernel-died", f"the kernel {why}; restarted", index)
             self._quarantined[index] = "died"
             await self._restart_and_replay(index)
             return
@@ -320,6 +325,8 @@ class GuardedExecute(Execute):
                 if not await ensure_async(self.kc.is_alive()):
                     return "dead", None
                 continue
+            except ValueError:  # a message refused (bad signature): as good as dead
+                return "dead", None
             if msg["parent_header"].get("msg_id") == msg_id:
                 content = msg["content"]
                 return ("ok" if content.get("status") == "ok" else "error"), content
@@ -345,7 +352,11 @@ class GuardedExecute(Execute):
                 self._gave_up = True
                 return
             await self._stop_kernel()
-            await self._start_kernel()
+            try:
+                await self._start_kernel()
+            except RuntimeError:  # died at start: the last one's processes were still going
+                await asyncio.sleep(1)
+                continue
             if await self._replay(upto):
                 return
 

@@ -293,34 +293,6 @@ def test_repair_restores_every_cell_of_a_stripped_notebook():
     assert any(n.kind == "metadata-restored" for n in notes_of(repaired))
 
 
-@pytest.mark.timeout(60)
-def test_kernel_guard_restores_and_reports(tmp_path):
-    """The guard's logic, run in this process on a stand-in module."""
-    import types
-
-    from classroom.preprocessors import kernel_guard
-
-    namespace: dict = {}
-    exec(compile(Path(kernel_guard.__file__).read_text(), "guard", "exec"), namespace)
-    fake = types.ModuleType("course.fake_check")
-    fake.compare = lambda a, b: a == b
-    sys.modules["course.fake_check"] = fake
-    try:
-        namespace["install"]("_test_guard", "TOKEN", roots=("course",), output_cap=0)
-        import builtins
-
-        guard = builtins._test_guard
-        assert guard.snapshot() == "TOKEN"
-        honest = fake.compare
-        fake.compare = lambda a, b: True
-        assert guard.before_test() == "TOKEN|course.fake_check.compare"
-        assert fake.compare is honest
-        assert guard.after_test() == "TOKEN|"
-    finally:
-        del sys.modules["course.fake_check"]
-        del builtins._test_guard
-
-
 # --------------------------------------------------------------------------------------------
 # A toy lesson: inputs, limits, shards, demo
 
@@ -497,9 +469,12 @@ def test_notebook_limit_and_progress(toy):
     assert run.returncode == 0, run.stderr[-3000:]
     rows = csv_rows(root)
     assert rows[(TOY, "quick")]["score"] == "3.0"
-    assert rows[(TOY, "slow")]["score"] == "0.0"
+    # The kernel's 8 s ran out in the first answer cell; the verdicts, decided outside the
+    # kernel, give the multiple-choice answer its point and `double` (never defined) none.
+    assert rows[(TOY, "slow")]["score"] == "1.0"
     section = report_section(root, "slow", TOY)
     assert "notebook-limit" in section and "8 s" in section, section
+    assert "cell-timeout" in section and "in the grader" in section, section
     # The progress bar: plain lines with counts and time in a log (stderr is not a terminal).
     assert re.search(r"grading \[#+\] 2/2 .*elapsed, done", run.stderr), run.stderr[-2000:]
 

@@ -351,10 +351,19 @@ def test_an_endless_loop_is_stopped_within_its_timeout(answers):
 
 
 @pytest.mark.timeout(30)
-def test_an_endless_loop_in_a_cell_is_stopped_too():
+def test_an_endless_loop_in_a_cell_is_interrupted_and_what_ran_before_stays():
     with AnswerProcess(call_timeout=1.0) as answers:
-        with pytest.raises(StudentTimeout, match=r"^the cell did not finish within 1 s"):
-            answers.exec_cell("while True:\n    pass\n")
+        outcome = answers.exec_cell("answer = 'B'\nwhile True:\n    pass\n")
+        assert outcome.error_type == "CellTimeout" and answers.alive
+        assert answers.value("answer") == "B", "the interrupt keeps what the cell did before"
+
+
+@pytest.mark.timeout(30)
+def test_a_loop_that_ignores_the_interrupt_is_killed_with_the_process():
+    stubborn = "import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\nwhile True:\n    pass\n"
+    with AnswerProcess(call_timeout=1.0) as answers:
+        with pytest.raises(StudentTimeout, match=r"^the cell did not finish within"):
+            answers.exec_cell(stubborn)
         assert not answers.alive
 
 

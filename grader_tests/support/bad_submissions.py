@@ -491,8 +491,9 @@ CORPUS = [
         _kernel_exit,
         "value",
     ),
+    # No test cell runs in the kernel, so a warning there never reaches a test: no note.
     BadSubmission(
-        "stderr-warning", "a correct answer that warns on stderr", "same", "stderr", _stderr
+        "stderr-warning", "a correct answer that warns on stderr", "same", None, _stderr
     ),
     BadSubmission(
         "print-200mb",
@@ -505,21 +506,21 @@ CORPUS = [
         "rebinds-comparisons",
         "blank answers; np.allclose, math.isclose, course checks rebound",
         "blank",
-        "rebinding",
+        None,  # nothing to repair: the verdicts are decided outside the kernel
         _rebinds(complete=False),
     ),
     BadSubmission(
         "rebinds-with-answers",
         "correct answers plus the same rebinding",
         "same",
-        "rebinding",
+        None,
         _rebinds(complete=True),
     ),
     BadSubmission(
         "rebinds-during-test",
         "a wrong answer function that rebinds the comparisons when a test calls it",
         "loses",
-        "tampering",
+        None,  # it fails where the learner's functions run: no course package there
         _rebinds_during_test,
     ),
     BadSubmission(
