@@ -592,6 +592,8 @@ def describe(exc: BaseException) -> dict:
         info["where"] = f"{exc.filename[1:-1]}, line {exc.lineno}"
     elif frames:
         info["where"] = f"{frames[-1].filename[1:-1]}, line {frames[-1].lineno}"
+        if frames[-1].name != "<module>":  # the learner's function the error came from
+            info["function"] = frames[-1].name[:100]
     if isinstance(exc, ImportError):
         module = exc.name or _first(r"No module named '([\w.]+)'", info["message"])
         if module:

@@ -94,9 +94,12 @@ class StudentError(VerdictError):
 class LooksUpAnswer(VerdictError):
     """The learner's code needs a module or set-up name other than NumPy and the stdlib."""
 
-    def __init__(self, label: str, used: str):
-        super().__init__(f"{label} uses {used}, which a graded function may not: {MUST_COMPUTE}")
-        self.used = used
+    def __init__(self, label: str, used: str, function: str | None = None):
+        through = f" (in {function})" if function and function != label else ""
+        super().__init__(
+            f"{label} uses {used}{through}, which a graded function may not: {MUST_COMPUTE}"
+        )
+        self.used, self.function = used, function
 
 
 class StudentTimeout(VerdictError):
@@ -349,7 +352,7 @@ def _text(value: Any, limit: int = codec.MAX_TEXT) -> str | None:
 
 def _clean_error(error: Any) -> dict[str, str | None]:
     error = error if type(error) is dict else {}
-    keys = ("type", "message", "where", "missing_module", "undefined_name", "boundary")
+    keys = ("type", "message", "where", "function", "missing_module", "undefined_name", "boundary")
     clean = {key: _text(error.get(key)) for key in keys}
     if not (clean["type"] or "").isidentifier():
         clean["type"] = "an exception"  # the learner picks type names: keep only plain ones
@@ -359,10 +362,11 @@ def _clean_error(error: Any) -> dict[str, str | None]:
 def _learner_error(error: dict, label: str, setup_names) -> VerdictError:
     """The learner's exception as LooksUpAnswer (needs MuJoCo, course...) or StudentError."""
     module, name = error.get("missing_module"), error.get("undefined_name")
+    function = error.get("function")
     if error["type"] in ("ModuleNotFoundError", "ImportError") and module and module != "numpy":
-        return LooksUpAnswer(label, module)
+        return LooksUpAnswer(label, module, function)
     if error["type"] == "NameError" and name in setup_names:
-        return LooksUpAnswer(label, name)
+        return LooksUpAnswer(label, name, function)
     return StudentError(label, error["type"], error.get("message") or "", error.get("where"))
 
 

@@ -302,6 +302,18 @@ def test_needing_mujoco_the_course_or_a_set_up_name_looks_the_answer_up(answers,
 
 
 @pytest.mark.timeout(30)
+def test_a_lookup_inside_another_function_names_that_function(answers):
+    """drop_heights calling a solid_inertia that asks MuJoCo: the sentence names both."""
+    define(
+        answers,
+        "def solid_inertia():\n    import mujoco\n\ndef drop_heights():\n"
+        "    return solid_inertia()\n",
+    )
+    with pytest.raises(LooksUpAnswer, match=r"^drop_heights uses mujoco \(in solid_inertia\),"):
+        answers.function("drop_heights")()
+
+
+@pytest.mark.timeout(30)
 def test_an_answer_cell_importing_mujoco_looks_the_answer_up(answers):
     outcome = answers.exec_cell("import numpy as np\nimport mujoco\n\ndef f():\n    return 1\n")
     assert not outcome.ok and outcome.where == "cell 1, line 2"
@@ -360,7 +372,9 @@ def test_an_endless_loop_in_a_cell_is_interrupted_and_what_ran_before_stays():
 
 @pytest.mark.timeout(30)
 def test_a_loop_that_ignores_the_interrupt_is_killed_with_the_process():
-    stubborn = "import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\nwhile True:\n    pass\n"
+    stubborn = (
+        "import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\nwhile True:\n    pass\n"
+    )
     with AnswerProcess(call_timeout=1.0) as answers:
         with pytest.raises(StudentTimeout, match=r"^the cell did not finish within"):
             answers.exec_cell(stubborn)
