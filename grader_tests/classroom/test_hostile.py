@@ -33,6 +33,7 @@ from pathlib import Path
 
 import hostile
 import pytest
+from sandbox_required import require_sandbox
 
 from classroom import notebooks, sandbox
 from classroom.grading import state
@@ -48,16 +49,6 @@ SLOT_UIDS = range(sandbox.SLOT_UID_BASE, sandbox.SLOT_UID_BASE + WORKERS)
 RUN_TIMEOUT = 900
 REGULAR_OUTPUTS = ("grades.csv", "grading_report.txt", "gradebook.db", "class_report.html")
 GRADER_STATE = (".grading", ".grading/journal.jsonl", ".grading/key")
-
-
-def require_sandbox() -> None:
-    """First in every fixture and test: under CI a missing sandbox is a failure."""
-    reason = sandbox.probe()
-    if reason is None:
-        return
-    if os.environ.get("CI"):
-        pytest.fail(f"the sandbox must run under CI, but: {reason}")
-    pytest.skip(reason)
 
 
 # --------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from jupyter_core.paths import jupyter_runtime_dir
+from sandbox_required import require_sandbox
 
 from classroom import sandbox
 from classroom.sandbox import (
@@ -35,16 +36,6 @@ from classroom.sandbox import (
 )
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def require_sandbox() -> None:
-    """Called first by every test, so that under CI a missing sandbox is a test failure."""
-    reason = sandbox.probe()
-    if reason is None:
-        return
-    if os.environ.get("CI"):
-        pytest.fail(f"the sandbox must run under CI, but: {reason}")
-    pytest.skip(reason)
 
 
 # --------------------------------------------------------------------------------------------

@@ -11,7 +11,6 @@ switched off: where it cannot run these tests are skipped, and fail under CI.
 from __future__ import annotations
 
 import hashlib
-import os
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -20,9 +19,10 @@ from pathlib import Path
 import nbgrader_harness as harness
 import pytest
 import tampering
+from sandbox_required import require_sandbox
 from tampering import L01, MUST_COMPUTE, TRICKS
 
-from classroom import build, notebooks, sandbox
+from classroom import build, notebooks
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 GRADING_TIMEOUT = 600
@@ -33,16 +33,6 @@ BOTH_ROUTES = ("code-swap-blank", "walk-replace-complete", "helper-solid-inertia
 REACHING = ("source", "classmate")  # the tricks that look for other files
 # What grading writes in the course directory besides each submission's own output.
 GRADER_FILES = ("gradebook.db", "gradebook.db-journal", "nbgrader-autograde.log")
-
-
-def require_sandbox() -> None:
-    """Skip where the sandbox cannot run; under CI that is a failure."""
-    reason = sandbox.probe()
-    if reason is None:
-        return
-    if os.environ.get("CI"):
-        pytest.fail(f"the sandbox must run under CI, but: {reason}")
-    pytest.skip(reason)
 
 
 def _params(fixtures):

@@ -16,28 +16,17 @@ otherwise; fixtures that run notebooks in it return None then, so the test body 
 
 from __future__ import annotations
 
-import os
 import shutil
 import warnings
 from pathlib import Path
 
 import nbformat
 import pytest
+from sandbox_required import require_sandbox as _require_sandbox
 from traitlets.config import Config
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 LESSON = "toy"
-
-
-def _require_sandbox() -> None:
-    from classroom import sandbox
-
-    reason = sandbox.probe()
-    if reason is None:
-        return
-    if os.environ.get("CI"):
-        pytest.fail(f"the sandbox must run under CI, but: {reason}")
-    pytest.skip(reason)
 
 
 @pytest.fixture(scope="session")
