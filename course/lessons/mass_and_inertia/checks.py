@@ -3,6 +3,9 @@
 Every reference number is read from MuJoCo: its compiled body_mass, body_ipos, body_inertia and
 body_iquat, whether it compiles an <inertial>, the joint-space inertia of a ball joint (see
 `inertia.inertia_about_point`), or the friction and damping it resolved from default classes.
+A hint that names a particular slip recognises it by comparing with MuJoCo too: the hollow
+capsule's caps in the two wrong places are built from MuJoCo's own shapes
+(`inertia.hollow_capsule_caps`), never from a formula here.
 
 Each check a test cell calls is a `visible_check` that takes the lesson's cases by default;
 hidden tests call the same checks with cases drawn from a seed, which the lesson never shows.
@@ -22,9 +25,10 @@ from course.lessons.mass_and_inertia import inertia as lab
 
 # --- the lesson's cases --------------------------------------------------------------------
 
-# (radius m, half-length m, density kg/m^3): the seed's 1000 kg/m^3 capsule, a stubby
-# aluminium one and a long thin steel rod.
-CAPSULE_CASES = ((0.03, 0.1, 1000.0), (0.05, 0.02, 2700.0), (0.01, 0.3, 7800.0))
+# Hollow capsules (shellinertia): (radius m, half-length m, density kg per m^2 of surface):
+# a 1 mm aluminium wall (2.7 kg/m^2), a stubby 1.5 mm plastic one and a long thin tube with a
+# 2 mm steel wall.
+HOLLOW_CASES = ((0.03, 0.1, 2.7), (0.05, 0.02, 1.9), (0.01, 0.3, 15.6))
 
 
 # A geom turned into the body frame: (kind, size, density, quat).
@@ -112,14 +116,43 @@ def tensor_of(props: compiled.MassProperties) -> np.ndarray:
     return props.axes @ np.diag(props.principal) @ props.axes.T
 
 
-# --- Step 1: the capsule -------------------------------------------------------------------
+# --- Step 1: the hollow capsule ------------------------------------------------------------
+
+HOLLOW_MASS_HINT = (
+    "With shellinertia the mass is all on the surface: density is in kg per square metre, "
+    "times the area of the open tube and of the two caps, which together make one sphere."
+)
+HOLLOW_SOLID_HINT = (
+    "That is the solid capsule's mass, the volume times the density. With shellinertia the "
+    "density is per square metre of surface: weigh the area instead."
+)
+HOLLOW_CLOSED_HINT = (
+    "That mass counts two end disks the tube does not have: the caps close its ends."
+)
+HOLLOW_AXIAL_HINT = (
+    "About the axis, every bit of the tube is at distance r from it, and the caps together "
+    "make a hollow sphere (not a solid one)."
+)
+HOLLOW_CENTRE_HINT = (
+    "Your caps sit at the capsule's centre. Each hemispherical shell lies beyond an end of the "
+    "tube: move it out with the parallel-axis theorem."
+)
+HOLLOW_FLAT_FACE_HINT = (
+    "Your caps are moved out from their flat face, but the parallel-axis theorem moves a "
+    "moment from the centre of mass: first take the term off at the cap's own COM."
+)
+HOLLOW_TRANSVERSE_HINT = (
+    "Across the axis: the open tube's own moment, plus each hemispherical shell moved from its "
+    "own centre of mass, which for a thin shell lies r/2 from its flat face (3r/8 is a solid "
+    "hemisphere's)."
+)
 
 
-def _capsule_result(capsule_inertia, radius, half_length, density):
-    what = f"capsule_inertia({radius:g}, {half_length:g}, {density:g})"
-    result = capsule_inertia(radius, half_length, density)
+def _capsule_result(hollow_capsule_inertia, radius, half_length, density):
+    what = f"hollow_capsule_inertia({radius:g}, {half_length:g}, {density:g})"
+    result = hollow_capsule_inertia(radius, half_length, density)
     if result is None:
-        raise expect.NotAnswered(f"{what} returned None: write the body of capsule_inertia.")
+        raise expect.NotAnswered(f"{what} returned None: write its body.")
     mass, principal = expect.sequence_of(result, 2, what)
     principal = expect.as_floats(principal, f"the inertia from {what}")
     if len(principal) != 3 or isinstance(principal[0], list):
@@ -127,52 +160,63 @@ def _capsule_result(capsule_inertia, radius, half_length, density):
     return what, mass, principal
 
 
-def _compare_capsule(capsule_inertia, radius, half_length, density, part: str) -> None:
-    """Assert capsule_inertia matches MuJoCo's compiled capsule; part is "mass_and_axial"
-    (mass and the moment about the capsule's axis, z) or "transverse" (about x and y)."""
-    want_mass, want = lab.geom_solid("capsule", (radius, half_length), density=density)
-    what, mass, principal = _capsule_result(capsule_inertia, radius, half_length, density)
+def _mass_hint(mass, radius, half_length, density) -> str:
+    """The hint for a wrong mass: the solid capsule's, a tube closed by disks, or else."""
+    solid, _ = lab.geom_solid("capsule", (radius, half_length), density=density)
+    tube, _ = lab.geom_solid("cylinder", (radius, half_length), density=density, shell=True)
+    caps, _ = lab.geom_solid("sphere", (radius,), density=density, shell=True)
+    for wrong, hint in ((solid, HOLLOW_SOLID_HINT), (tube + caps, HOLLOW_CLOSED_HINT)):
+        if _isclose(float(mass), wrong, rel_tol=1e-6):
+            return hint
+    return HOLLOW_MASS_HINT
+
+
+def _transverse_hint(moment, radius, half_length, density) -> str:
+    """The hint for a wrong I_xx: the caps left at the centre, moved from their flat face, or
+    else the general one. The wrong placements are built from MuJoCo's shapes."""
+    placed = lab.hollow_capsule_caps(radius, half_length, density)
+    for key, hint in (("at_centre", HOLLOW_CENTRE_HINT), ("from_flat_face", HOLLOW_FLAT_FACE_HINT)):
+        if _isclose(float(moment), placed[key], rel_tol=1e-6):
+            return hint
+    return HOLLOW_TRANSVERSE_HINT
+
+
+def _compare_capsule(hollow_capsule_inertia, radius, half_length, density, part: str) -> None:
+    """Assert hollow_capsule_inertia matches MuJoCo's compiled hollow capsule (shellinertia);
+    part is "mass_and_axial" (mass and the moment about the axis, z) or "transverse" (about
+    x and y)."""
+    size = (radius, half_length)
+    want_mass, want = lab.geom_solid("capsule", size, density=density, shell=True)
+    what, mass, principal = _capsule_result(hollow_capsule_inertia, radius, half_length, density)
     if part == "mass_and_axial":
-        hint = (
-            "size[1] is the half-length of the cylindrical part only, and the two caps "
-            "together add a whole sphere of the same radius."
-        )
+        expect.as_floats(mass, f"the mass from {what}")
+        hint = _mass_hint(mass, radius, half_length, density)
         expect.close(mass, want_mass, f"the mass from {what}", rtol=1e-9, hint=hint)
-        expect.close(
-            principal[2], want[2], f"I_zz (about the axis) from {what}", rtol=1e-9, hint=hint
-        )
+        expect.close(principal[2], want[2], f"I_zz from {what}", rtol=1e-9, hint=HOLLOW_AXIAL_HINT)
     elif part == "transverse":
-        hint = (
-            "Each hemisphere's centre of mass lies 3r/8 beyond the end of the cylinder, not at "
-            "the capsule's centre; move its own moment to its centroid first, then out to the "
-            "capsule's centre."
-        )
-        expect.close(
-            principal[:2],
-            want[:2],
-            f"I_xx and I_yy (across the axis) from {what}",
-            rtol=1e-9,
-            hint=hint,
-        )
+        for axis in (0, 1):
+            if not _isclose(principal[axis], want[axis], rel_tol=1e-9):
+                hint = _transverse_hint(principal[axis], radius, half_length, density)
+                expect.close(principal[:2], want[:2], f"I_xx, I_yy from {what}", hint=hint)
     else:
         raise ValueError(f"part is 'mass_and_axial' or 'transverse', not {part!r}")
 
 
 @expect.visible_check
-def capsule_inertia_mass_and_axial(capsule_inertia, cases=CAPSULE_CASES) -> None:
-    """Compare capsule_inertia's mass and axial moment with MuJoCo on capsules `cases`
-    ((radius, half_length, density) each; by default the lesson's)."""
+def hollow_capsule_mass_and_axial(hollow_capsule_inertia, cases=HOLLOW_CASES) -> None:
+    """Compare hollow_capsule_inertia's mass and axial moment with MuJoCo on hollow capsules
+    `cases` ((radius m, half_length m, density kg/m^2) each; by default the lesson's)."""
     for case in cases:
-        _compare_capsule(capsule_inertia, *case, part="mass_and_axial")
-    _ok(f"mass and I_zz match MuJoCo for {_many(len(cases), 'capsule', 'capsules')}.")
+        _compare_capsule(hollow_capsule_inertia, *case, part="mass_and_axial")
+    _ok(f"mass and I_zz match MuJoCo for {_many(len(cases), 'hollow capsule', 'hollow capsules')}.")
 
 
 @expect.visible_check
-def capsule_inertia_transverse(capsule_inertia, cases=CAPSULE_CASES) -> None:
-    """Compare capsule_inertia's transverse moments with MuJoCo on capsules `cases`."""
+def hollow_capsule_transverse(hollow_capsule_inertia, cases=HOLLOW_CASES) -> None:
+    """Compare hollow_capsule_inertia's moments across the axis with MuJoCo on `cases`."""
     for case in cases:
-        _compare_capsule(capsule_inertia, *case, part="transverse")
-    _ok(f"I_xx and I_yy match MuJoCo for {_many(len(cases), 'capsule', 'capsules')}.")
+        _compare_capsule(hollow_capsule_inertia, *case, part="transverse")
+    _ok(f"I_xx and I_yy match MuJoCo for {_many(len(cases), 'hollow capsule', 'hollow capsules')}.")
 
 
 # --- Step 2: a turned geom -----------------------------------------------------------------

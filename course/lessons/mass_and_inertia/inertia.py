@@ -8,7 +8,9 @@ given); what an attribute resolves to is read from the compiled model.
 
 Units: metres, kilograms, seconds; inertias in kg m^2. Sizes follow MJCF: half-lengths for a
 box, (radius,) for a sphere, (radius, half-length of the cylindrical part along z) for a
-cylinder or a capsule. Quaternions are scalar first, (w, x, y, z), as MJCF writes them.
+cylinder or a capsule. Quaternions are scalar first, (w, x, y, z), as MJCF writes them. A
+hollow geom (`shellinertia="true"`, Geom.shell) has all its mass on its surface, and its
+density is then in kg per square metre of surface.
 """
 
 import xml.etree.ElementTree as ElementTree
@@ -35,8 +37,10 @@ class Geom(NamedTuple):
     size: MJCF size in m (half-lengths for a box; radius; radius and half-length).
     pos: the geom's centre in the body frame, m.
     quat: the geom's orientation in the body frame, a unit quaternion (w, x, y, z).
-    density: kg/m^3, used when mass is None (MuJoCo's default is 1000, water).
+    density: kg/m^3, used when mass is None (MuJoCo's default is 1000, water); kg/m^2 of
+        surface for a hollow geom.
     mass: kg; when it is given the density is ignored, as in MJCF.
+    shell: a hollow geom, all its mass on its surface (MJCF shellinertia="true").
     """
 
     kind: str
@@ -45,6 +49,7 @@ class Geom(NamedTuple):
     quat: tuple = (1.0, 0.0, 0.0, 0.0)
     density: float = 1000.0
     mass: float | None = None
+    shell: bool = False
 
 
 # One body holding `content` (geoms and/or an <inertial>); zero gravity, so nothing moves
@@ -64,9 +69,10 @@ def geom_element(geom: Geom) -> str:
         if geom.mass is None
         else f'mass="{float(geom.mass)!r}"'
     )
+    hollow = ' shellinertia="true"' if geom.shell else ""
     return (
         f'      <geom type="{geom.kind}" size="{numbers(geom.size)}" pos="{numbers(geom.pos)}" '
-        f'quat="{numbers(geom.quat)}" {amount}/>'
+        f'quat="{numbers(geom.quat)}" {amount}{hollow}/>'
     )
 
 
@@ -93,15 +99,21 @@ def body_properties(geoms: Sequence[Geom]) -> compiled.MassProperties:
 
 
 def geom_solid(
-    kind: str, size: Sequence[float], density: float = 1000.0, mass: float | None = None
+    kind: str,
+    size: Sequence[float],
+    density: float = 1000.0,
+    mass: float | None = None,
+    shell: bool = False,
 ) -> tuple[float, np.ndarray]:
     """Mass (kg) and principal inertia (kg m^2, about the geom's own x, y, z axes through its
-    centre) of one uniform solid geom, as MuJoCo's compiler computes them.
+    centre) of one uniform geom, as MuJoCo's compiler computes them: a solid, or with `shell`
+    a hollow one (density then in kg/m^2 of surface).
 
     The geom is compiled alone at the body origin with no rotation; MuJoCo then puts the
     body's inertial frame on the geom's own frame, so the three moments come in x, y, z order.
     """
-    props = body_properties([Geom(kind, tuple(size), density=density, mass=mass)])
+    geom = Geom(kind, tuple(size), density=density, mass=mass, shell=shell)
+    props = body_properties([geom])
     if not np.allclose(props.axes, np.eye(3)):
         raise RuntimeError("MuJoCo rotated the inertial frame of a lone axis-aligned geom")
     return props.mass, props.principal
@@ -115,7 +127,7 @@ def geom_parts(geoms: Sequence[Geom]) -> list[dict]:
     ("quat", unit quaternion (w, x, y, z), scalar first)."""
     parts = []
     for geom in (Geom(*g) for g in geoms):
-        mass, principal = geom_solid(geom.kind, geom.size, geom.density, geom.mass)
+        mass, principal = geom_solid(geom.kind, geom.size, geom.density, geom.mass, geom.shell)
         parts.append(
             {
                 "mass": float(mass),
@@ -194,6 +206,54 @@ def random_geoms(rng: np.random.Generator, count: int, rotated: bool = True) -> 
         else:
             geoms.append(Geom(kind, size, pos, quat, density=float(rng.uniform(200, 8000))))
     return geoms
+
+
+# --------------------------------------------------------------------------------------------
+# A hollow capsule, and its caps in two wrong places
+
+# An end disk is modelled as a solid cylinder this many times as high as it is wide: its moment
+# across its axis then differs from a flat disk's by about a part in 1e12.
+THIN_DISK = 1e-6
+
+
+def _moment_across(geoms: Sequence[Geom]) -> float:
+    """I_xx (kg m^2) of a body of `geoms` about its centre of mass, as MuJoCo compiles it."""
+    props = body_properties(geoms)
+    return float((props.axes @ np.diag(props.principal) @ props.axes.T)[0, 0])
+
+
+def hollow_capsule_caps(radius: float, half_length: float, density: float) -> dict[str, float]:
+    """The moment across the axis (I_xx, kg m^2, about the centre) of a hollow capsule of
+    `radius` and `half_length` (m) at `density` kg per m^2 of surface: "mujoco", as MuJoCo
+    compiles it (shellinertia="true"); and two wrong places for its two hemispherical shells,
+    each built from MuJoCo's own shapes around the same open tube:
+
+    "at_centre": the caps left at the capsule's centre, one hollow sphere there;
+    "from_flat_face": each cap moved out by the half-length as if its moment about its flat
+    face were about its centre of mass, i.e. a hollow sphere of half the density centred on
+    each end of the tube.
+
+    The open tube is MuJoCo's closed hollow cylinder less its two end disks (thin solid
+    cylinders of the same mass per area of face). Every body here is symmetric about the
+    capsule's centre, so its centre of mass is there.
+    """
+    r, ell, rho = float(radius), float(half_length), float(density)
+    ends = ((0.0, 0.0, ell), (0.0, 0.0, -ell))
+    closed = _moment_across([Geom("cylinder", (r, ell), density=rho, shell=True)])
+    disk_density = rho / (2 * THIN_DISK * r)  # per volume, so each disk weighs rho per area
+    disks = _moment_across(
+        [Geom("cylinder", (r, THIN_DISK * r), pos, density=disk_density) for pos in ends]
+    )
+    tube = closed - disks
+    centred = _moment_across([Geom("sphere", (r,), density=rho, shell=True)])
+    at_ends = _moment_across(
+        [Geom("sphere", (r,), pos, density=rho / 2, shell=True) for pos in ends]
+    )
+    return {
+        "mujoco": _moment_across([Geom("capsule", (r, ell), density=rho, shell=True)]),
+        "at_centre": tube + centred,
+        "from_flat_face": tube + at_ends,
+    }
 
 
 # --------------------------------------------------------------------------------------------
@@ -454,17 +514,18 @@ def diaginertia_link(
 
 
 # --------------------------------------------------------------------------------------------
-# The exercise: a capsule link with a sphere at its far end
+# The exercise: a hollow capsule link with a sphere at its far end
 
 
-# A 0.5 kg capsule whose axis runs 0.3 m along x from the joint (fromto gives the centres of
-# its end caps), radius 2 cm, and optionally a 0.2 kg ball of radius 3 cm centred at its end.
+# A 0.5 kg hollow capsule (shellinertia) whose axis runs 0.3 m along x from the joint (fromto
+# gives the centres of its end caps), radius 2 cm, and optionally a solid 0.2 kg ball of radius
+# 3 cm centred at its end.
 CAPSULE_LINK = mjcf.template(__file__, "capsule_link")
 BALL_AT_END = '      <geom type="sphere" pos=".3 0 0" size=".03" mass=".2"/>'
 
 
 def capsule_link(with_ball: bool = True) -> str:
-    """The exercise's link: the capsule alone, or with the ball at its end."""
+    """The exercise's link: the hollow capsule alone, or with the ball at its end."""
     return CAPSULE_LINK.format(ball=BALL_AT_END if with_ball else "")
 
 
