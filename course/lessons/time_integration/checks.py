@@ -7,11 +7,18 @@ MuJoCo's velocity update with the position moved by mj_integratePos with the vel
 before the step. A stability edge is checked by stepping MuJoCo just below and just above it.
 
 Hidden tests call the compare_* functions on cases the lesson never shows; for the stability
-edge these are MuJoCo's steps of systems whose edge no formula in w gives (a damped spring, a
-cart carrying a block: dynamics.SpringStepper, dynamics.CartStepper).
+edge these are MuJoCo's steps of systems whose edge is neither 2/w nor 2.83/w (a damped
+spring, a cart carrying a block: dynamics.SpringStepper, dynamics.CartStepper).
+
+A failure names the likely mistake from what the learner's trajectory shows (which value leaves
+MuJoCo's first, which velocity moved the position), in a message of a few lines; an error the
+learner's own code raises becomes such a message too, naming the learner's line.
 """
 
+import sys
+import traceback
 import warnings
+from pathlib import Path
 
 import mujoco
 import numpy as np
@@ -44,12 +51,16 @@ RTOL = 1e-9
 HINTS = {
     "explicit_euler": "Explicit Euler moves the position with the velocity from BEFORE the "
     "step; both updates read only the old state.",
+    "explicit_velocity": "The velocity is wrong already: explicit Euler updates it as MuJoCo's "
+    "Euler does, with one call of accel at the state the step starts from (the table in The "
+    "core idea).",
     "explicit_is_semi": "Your explicit_euler moves with the NEW velocity: that is the "
     "semi-implicit step of Step 2. Explicit Euler moves with the old one.",
     "semi_implicit_euler": "MuJoCo's Euler updates the velocity first and then moves the "
     "position with the NEW velocity.",
-    "semi_is_explicit": "Your step moves the position with the OLD velocity, which is "
-    "explicit Euler; MuJoCo's Euler moves with the velocity it has just updated.",
+    "semi_is_explicit": "Your step moves the position with the OLD velocity, the one it was "
+    "given: MuJoCo's Euler updates the velocity first, then moves the position with the new one "
+    "(Step 2).",
     "damping_ignored": "Your step gives the same result whatever c_implicit is: MuJoCo's Euler "
     "treats damping implicitly, as Step 2 describes.",
     "damping_misplaced": "c_implicit is used, but not the way MuJoCo's Euler uses it: the "
@@ -63,6 +74,41 @@ HINTS = {
 
 def _ok(message: str) -> None:
     print(f"OK: {message}")
+
+
+_PACKAGE = str(Path(__file__).resolve().parents[2])  # course/: frames that are not the learner's
+
+
+def _learners_frame(filename: str) -> bool:
+    """Whether a traceback frame is the learner's code (a notebook cell), not this package,
+    NumPy or the standard library."""
+    return not filename.startswith((_PACKAGE, sys.base_prefix, sys.prefix, "<frozen"))
+
+
+def _where(error: BaseException) -> str:
+    """' (line 3 of your cell: return x + h * vv, v)': the learner's line that raised."""
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if _learners_frame(f.filename)]
+    if not frames:
+        return ""
+    frame = frames[-1]
+    code = f": {frame.line.strip()}" if frame.line else ""
+    return f" (line {frame.lineno} of your cell{code})"
+
+
+def _call(function, name: str, *args):
+    """function(*args), where an error raised by the learner's own code (a typo, a wrong
+    shape) becomes a short failure naming it and the learner's line, so the notebook shows one
+    block and no traceback through this package. In the grader a learner's error arrives as
+    the boundary's own kind and passes through unchanged."""
+    try:
+        return function(*args)
+    except AssertionError:
+        raise
+    except Exception as error:
+        if type(error).__module__ != "builtins":
+            raise
+        kind = type(error).__name__
+        raise AssertionError(f"{name} raised {kind}: {error}{_where(error)}") from None
 
 
 def _state(values):
@@ -87,9 +133,9 @@ def _learner_trajectory(step, name, accel, x0, v0, h, steps, c_implicit=None):
         warnings.simplefilter("ignore")  # a correct answer that warns keeps its points
         for _ in range(steps):
             if c_implicit is None:
-                result = step(x, v, accel, h)
+                result = _call(step, name, x, v, accel, h)
             else:
-                result = step(x, v, accel, h, c_implicit)
+                result = _call(step, name, x, v, accel, h, c_implicit)
             if result is None:
                 raise expect.NotAnswered(f"{name} returned None: write the body of {name}.")
             x, v = expect.sequence_of(result, 2, f"{name}(x, v, accel, h)")
@@ -107,6 +153,44 @@ def _matches(xs, vs, positions, velocities) -> bool:
     except AssertionError:
         return False
     return True
+
+
+def _all_close(got, want, rtol: float = RTOL, atol: float = ATOL) -> bool:
+    """True when two sequences of values are equal elementwise to round-off."""
+    try:
+        for g, w in zip(got, want, strict=True):
+            expect.close(g, expect.as_floats(w, "want"), "got", rtol=rtol, atol=atol)
+    except (AssertionError, TypeError, ValueError):
+        return False
+    return True
+
+
+def _first_wrong(xs, vs, positions, velocities) -> str | None:
+    """Which of the learner's values leaves MuJoCo's first, "velocity" or "position" (at each
+    step the velocity is compared first, as _assert_trajectory does); None if neither does."""
+    for k in range(1, len(xs)):
+        if not _all_close([vs[k]], [_row(velocities[k])]):
+            return "velocity"
+        if not _all_close([xs[k]], [_row(positions[k])]):
+            return "position"
+    return None
+
+
+def _moved_with(xs, vs, h: float, old: bool) -> bool:
+    """True when every step of the learner's trajectory moved the position by h times the
+    velocity from before the step (old=True) or from after it (old=False), and not by the
+    other one, whatever its velocity update did."""
+    try:
+        moves = [
+            np.asarray(b, float) - np.asarray(a, float)
+            for a, b in zip(xs[:-1], xs[1:], strict=True)
+        ]
+        before = [h * np.asarray(v, float) for v in vs[:-1]]
+        after = [h * np.asarray(v, float) for v in vs[1:]]
+    except (TypeError, ValueError):
+        return False
+    used, other = (before, after) if old else (after, before)
+    return _all_close(moves, used, 1e-7, 1e-12) and not _all_close(moves, other, 1e-7, 1e-12)
 
 
 def _same(result_a, result_b) -> bool:
@@ -150,9 +234,12 @@ def compare_explicit_euler(explicit_euler, xml: str, steps: int, qpos0, qvel0, w
     )
     if _matches(xs, vs, *want):
         return
-    hint = HINTS["explicit_euler"]
-    if _matches(xs, vs, *dynamics.trajectory(model, steps, qpos0, qvel0)):
+    if _first_wrong(xs, vs, *want) == "velocity":
+        hint = HINTS["explicit_velocity"]
+    elif _moved_with(xs, vs, h, old=False):
         hint = HINTS["explicit_is_semi"]
+    else:
+        hint = HINTS["explicit_euler"]
     _assert_trajectory(xs, vs, *want, what, hint)
 
 
@@ -167,18 +254,18 @@ def compare_semi_implicit(semi_implicit_euler, xml: str, steps: int, qpos0, qvel
     )
     if _matches(xs, vs, *want):
         return
-    hint = HINTS["semi_implicit_euler"]
-    if not np.any(model.dof_damping) and _matches(
-        xs, vs, *dynamics.old_velocity_trajectory(model, steps, qpos0, qvel0)
-    ):
-        hint = HINTS["semi_is_explicit"]
+    old = _moved_with(xs, vs, h, old=True)
+    hint = HINTS["semi_is_explicit"] if old else HINTS["semi_implicit_euler"]
     _assert_trajectory(xs, vs, *want, what, hint)
 
 
 def damping_rates(model) -> "float | np.ndarray":
-    """c_implicit for each dof: joint damping divided by the joint-space inertia (1/s).
+    """c_implicit for each dof: joint damping divided by the diagonal of the joint-space
+    inertia (1/s).
 
-    Valid for the lesson's damped scenes, whose joint-space inertia is diagonal and constant.
+    MuJoCo's Euler solves (M + h D) dv = h M a; one rate per dof reproduces it only when M is
+    diagonal. The lesson's damped scenes (a pendulum, two perpendicular slides) have a
+    diagonal, constant M; a damped double pendulum does not.
     """
     inertia = np.diag(dynamics.joint_inertia(model))
     return _state(model.dof_damping / inertia)
@@ -197,7 +284,11 @@ def compare_implicit_damping(semi_implicit_euler, xml: str, steps: int, qpos0, q
     )
     if _matches(xs, vs, *want):
         return
-    # Probe the learner's own step: does c_implicit change its result at all?
+    if _moved_with(xs, vs, h, old=True):  # the velocity may be right: the position is not
+        _assert_trajectory(xs, vs, *want, what, HINTS["semi_is_explicit"])
+    if _first_wrong(xs, vs, *want) == "position":
+        _assert_trajectory(xs, vs, *want, what, HINTS["semi_implicit_euler"])
+    # The velocity is wrong. Probe the learner's own step: does c_implicit change it at all?
     x, v = _state(qpos0), _state(np.ones(model.nv))
     no_rate = 0.0 if isinstance(rates, float) else np.zeros(model.nv)
     try:
@@ -283,7 +374,7 @@ def _checked_edge(largest_stable_timestep, stepper) -> float:
     )
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        got = largest_stable_timestep(stepper, w)
+        got = _call(largest_stable_timestep, "largest_stable_timestep", stepper, w)
     if got is None:
         raise expect.NotAnswered("largest_stable_timestep returned None: write its body.")
     edge = expect.as_floats(got, what)

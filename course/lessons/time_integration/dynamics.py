@@ -26,8 +26,8 @@ from course.mjcf import INTEGRATORS, one_of
 PENDULUM = mjcf.template(__file__, "pendulum")
 
 # Two capsule links on hinges about y: qpos = (shoulder angle from hanging, elbow angle
-# relative to the upper link), rad. Its joint-space inertia depends on the elbow angle, so
-# the two dofs are coupled.
+# relative to the upper link), rad. Its joint-space inertia depends on the elbow angle and is
+# not diagonal: the two dofs are coupled. Each hinge may have joint damping (N m s/rad).
 DOUBLE_PENDULUM = mjcf.template(__file__, "double_pendulum")
 
 # A block on a horizontal slide joint with a spring to x = 0 (joint stiffness) and viscous
@@ -77,9 +77,14 @@ def double_pendulum(
     timestep: float = 0.005,
     integrator: str = "Euler",
     gravity: float = 9.81,
+    damping=(0.0, 0.0),
 ) -> str:
-    """Two capsule links (lengths in m, masses in kg) hanging from hinges about y."""
+    """Two capsule links (lengths in m, masses in kg) hanging from hinges about y.
+
+    damping: (shoulder, elbow) joint damping, N m s/rad.
+    """
     _integrator(integrator)
+    upper_damping, lower_damping = (float(d) for d in damping)
     return mjcf.fill(DOUBLE_PENDULUM, locals())
 
 
@@ -472,11 +477,14 @@ def cube_landing(
     timestep: float = 0.002,
     drop_height: float = 0.40,
     gravity: float = 9.81,
+    mass: float = 1.0,
+    air_density: float = 0.0,
 ) -> Landing:
-    """Landing of lesson 01's heavy cube in vacuum (1 kg, 20 cm, its bottom face `drop_height`
-    m above the table top) when it is stepped with `integrator`."""
+    """Landing of lesson 01's 20 cm cube (`mass` kg, its bottom face `drop_height` m above the
+    table top, in vacuum unless `air_density` kg/m^3 is given: 1.2 is air) when it is stepped
+    with `integrator`."""
     xml = with_integrator(
-        falls.shape_drop("box", (0.1, 0.1, 0.1), 1.0, 0.0, timestep, gravity), integrator
+        falls.shape_drop("box", (0.1, 0.1, 0.1), mass, air_density, timestep, gravity), integrator
     )
     model = compile_xml(xml)
     data = mujoco.MjData(model)
