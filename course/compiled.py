@@ -132,6 +132,7 @@ INTEGRATOR_KEYWORDS = {
     mujoco.mjtIntegrator.mjINT_RK4: "RK4",
     mujoco.mjtIntegrator.mjINT_IMPLICIT: "implicit",
     mujoco.mjtIntegrator.mjINT_IMPLICITFAST: "implicitfast",
+    mujoco.mjtIntegrator.mjINT_DISCRETE: "discrete",
 }
 
 

@@ -16,7 +16,10 @@ import builtins
 import dis
 import functools
 import math
+import os
+import sys
 import textwrap
+import traceback
 
 import numpy
 
@@ -62,10 +65,41 @@ def grading(on: bool = True) -> None:
     _GRADING = on
 
 
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))  # the course package
+
+
+def _learners_frame(filename: str) -> bool:
+    """Whether a traceback frame is the learner's code (a notebook cell), not this package,
+    NumPy or the standard library."""
+    return not filename.startswith((_PACKAGE + os.sep, sys.base_prefix, sys.prefix, "<frozen"))
+
+
+def where(error: BaseException) -> str:
+    """' (line 3 of your cell: return x + h * vv, v)': the learner's line that raised error,
+    or "" when no frame of the traceback is the learner's."""
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if _learners_frame(f.filename)]
+    if not frames:
+        return ""
+    frame = frames[-1]
+    code = f": {frame.line.strip()}" if frame.line else ""
+    return f" (line {frame.lineno} of your cell{code})"
+
+
+def learners_error(error: BaseException) -> str | None:
+    """One sentence for an exception the learner's own code raised (a typo, a wrong shape):
+    "explicit_euler raised NameError: name 'vv' is not defined (line 2 of your cell: ...)";
+    None when it did not come from the learner's code (a fault of the course: raised as is)."""
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if _learners_frame(f.filename)]
+    if not frames:
+        return None
+    return f"{frames[-1].name} raised {type(error).__name__}: {error}{where(error)}"
+
+
 def visible_check(check):
     """Decorate a lesson's visible check: in the notebook, an unwritten function prints one
-    line and the notebook goes on; a failure is raised as CheckFailed, one short block. While
-    grading (`grading(True)`) the check is unchanged."""
+    line and the notebook goes on; a failure, or an exception raised in the learner's own code,
+    is raised as CheckFailed, one short block. While grading (`grading(True)`) the check is
+    unchanged."""
 
     @functools.wraps(check)
     def friendly(*args, **kwargs):
@@ -78,6 +112,11 @@ def visible_check(check):
             return None
         except AssertionError as exc:
             raise CheckFailed(str(exc)) from None
+        except Exception as exc:  # the learner's function raised: one block, not a traceback
+            told = learners_error(exc)
+            if told is None:
+                raise
+            raise CheckFailed(told) from None
 
     return friendly
 

@@ -15,10 +15,7 @@ MuJoCo's first, which velocity moved the position), in a message of a few lines;
 learner's own code raises becomes such a message too, naming the learner's line.
 """
 
-import sys
-import traceback
 import warnings
-from pathlib import Path
 
 import mujoco
 import numpy as np
@@ -76,25 +73,6 @@ def _ok(message: str) -> None:
     print(f"OK: {message}")
 
 
-_PACKAGE = str(Path(__file__).resolve().parents[2])  # course/: frames that are not the learner's
-
-
-def _learners_frame(filename: str) -> bool:
-    """Whether a traceback frame is the learner's code (a notebook cell), not this package,
-    NumPy or the standard library."""
-    return not filename.startswith((_PACKAGE, sys.base_prefix, sys.prefix, "<frozen"))
-
-
-def _where(error: BaseException) -> str:
-    """' (line 3 of your cell: return x + h * vv, v)': the learner's line that raised."""
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if _learners_frame(f.filename)]
-    if not frames:
-        return ""
-    frame = frames[-1]
-    code = f": {frame.line.strip()}" if frame.line else ""
-    return f" (line {frame.lineno} of your cell{code})"
-
-
 def _call(function, name: str, *args):
     """function(*args), where an error raised by the learner's own code (a typo, a wrong
     shape) becomes a short failure naming it and the learner's line, so the notebook shows one
@@ -108,7 +86,7 @@ def _call(function, name: str, *args):
         if type(error).__module__ != "builtins":
             raise
         kind = type(error).__name__
-        raise AssertionError(f"{name} raised {kind}: {error}{_where(error)}") from None
+        raise AssertionError(f"{name} raised {kind}: {error}{expect.where(error)}") from None
 
 
 def _state(values):
