@@ -10,6 +10,7 @@
 - The blank release runs top to bottom without an error (Run All on an untouched lesson).
 """
 
+import ast
 import re
 
 import lesson_code
@@ -32,9 +33,18 @@ def mistake(name, function):
 
 
 def _prose() -> str:
+    """The markdown of the source notebook and the texts of its quiz buttons and explanations
+    (what the learner reads), with white space collapsed."""
     source = notebooks.read_lesson(LESSON)
-    text = " ".join(cell.source for cell in source.cells if cell.cell_type == "markdown")
-    return re.sub(r"\s+", " ", text)
+    texts = [cell.source for cell in source.cells if cell.cell_type == "markdown"]
+    for cell in source.cells:
+        if cell.cell_type == "code" and "quiz.choose(" in cell.source:
+            texts += [
+                node.value
+                for node in ast.walk(ast.parse(cell.source))
+                if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            ]
+    return re.sub(r"\s+", " ", " ".join(texts))
 
 
 PROSE = _prose()
@@ -769,7 +779,7 @@ CLAIMS = [
     ("a fresh `MjData` holds zeros in them until then.", _fresh_data_holds_zeros),
     ("Writing an output does not move anything; `qpos` is the input", _writing_xpos_moves_nothing),
     (
-        "`discardvisual` and `fusestatic`, which are on by default for a URDF and off for MJCF.",
+        "discardvisual and fusestatic, which are on by default for a URDF and off for MJCF.",
         _urdf_discards_visuals_and_fuses,
     ),
     ("geoms that never collide still count towards the mass", _non_colliding_geoms_still_weigh),

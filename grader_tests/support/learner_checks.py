@@ -2,23 +2,32 @@
 
 Shared by test_browser.py (JupyterLab in Chromium), test_colab_like.py (Colab's versions) and
 test_offline.py (no network): reading an executed notebook (errors, stderr, what the set-up
-cell printed, embedded videos, the quiz widgets and what their Output areas received) and
-preparing a kernel (an IPython startup folder that blocks the network or plays Colab).
+cell printed, embedded videos, the quiz widgets and what their Output areas received), what a
+learner sees (a quiz's feedback after a click, a visible check's block, a wrong answer typed
+into a lesson's first function and what its check says) and preparing a kernel (an IPython
+startup folder that blocks the network or plays Colab).
 """
 
 from __future__ import annotations
 
+import ast
 import base64
+import contextlib
+import io
 import json
 import os
 import re
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
+import lesson_code
 import nbformat
 from nbclient import NotebookClient
 
-from classroom import setup_cell
+from classroom import notebooks, setup_cell
+from course import expect, quiz
 
 # A drop clip is a few tens of kilobytes; a clip near this limit means a wrong size or rate.
 VIDEO_LIMIT_BYTES = 1_000_000
@@ -27,6 +36,17 @@ CHOOSE_CALL = re.compile(r"""\bquiz\.choose\(\s*["'](\w+)["']""")
 EMBEDDED_VIDEO = re.compile(r"data:video/[\w.+-]+;base64,([A-Za-z0-9+/=\s]+)")
 OFFLINE_LINE = "is not available offline"
 RECORDED = 'Recorded for this session: {name} = "{letter}".'
+# What a quiz says after a click when it knows the right letter (a prediction); a graded
+# question's buttons say neither.
+RIGHT = "Right: {answer}."
+WRONG = "Not this one: you chose {letter}, the answer is {answer}."
+# A failing visible check in the notebook: one short block, no traceback.
+CHECK_BLOCK_LINES = 8
+# A traceback's marks, in Python's form (File "...", line 3) and IPython's (File /...:3, in f).
+TRACEBACK_LINE = re.compile(
+    r'Traceback \(most recent call last\)|File "[^"]*", line \d+|^\s*File \S+:\d+, in |^Cell In\[',
+    re.M,
+)
 
 # Variables a kernel must not inherit from the test process: they would choose its packages,
 # its OpenGL back end, its grading mode or its Menagerie copy.
@@ -226,6 +246,31 @@ def choose_calls(nb: nbformat.NotebookNode) -> list[tuple[int, str]]:
     ]
 
 
+class QuizCell(NamedTuple):
+    """A `quiz.choose(...)` cell: its index, answer variable, number of choices and the right
+    letter its buttons reveal (None for a graded question, which passes no `why` or `answer`)."""
+
+    index: int
+    name: str
+    choices: int
+    answer: str | None
+
+
+def quiz_cells(nb: nbformat.NotebookNode) -> list[QuizCell]:
+    """Every quiz.choose call of the notebook, in order, read from its source."""
+    found = []
+    for index, cell in code_cells(nb):
+        if "quiz.choose(" not in cell.source:
+            continue
+        for node in ast.walk(ast.parse(cell.source)):
+            if isinstance(node, ast.Call) and ast.unparse(node.func) == "quiz.choose":
+                name, choices = ast.literal_eval(node.args[0]), ast.literal_eval(node.args[1])
+                given = {k.arg: ast.literal_eval(k.value) for k in node.keywords if k.arg}
+                answer = given.get("answer") or quiz.answer_in(given.get("why"), len(choices))
+                found.append(QuizCell(index, name, len(choices), answer))
+    return found
+
+
 def video_cells(nb: nbformat.NotebookNode) -> list[int]:
     """Indices of the code cells that show a simulation video."""
     return [index for index, cell in code_cells(nb) if "show_simulation(" in cell.source]
@@ -279,16 +324,138 @@ def widget_problems(nb: nbformat.NotebookNode) -> list[str]:
     if found != expected:
         problems.append(f"quiz widgets {found}, expected one per quiz.choose call: {expected}")
     texts = output_widget_texts(nb)
+    answers = {question.name: question.answer for question in quiz_cells(nb)}
     for choice in report["choices"]:
         name, letter = choice["name"], choice["letter"]
         if choice["recorded"] != letter:
             problems.append(f"{name}: a click on {letter} recorded {choice['recorded']!r}")
         text = texts.get(choice["output"], "")
-        if RECORDED.format(name=name, letter=letter) not in text:
-            problems.append(f"{name}: the widget's feedback after a click is {text!r}")
-        elif len(text.strip().splitlines()) < 2:
-            problems.append(f"{name}: no explanation was shown after the click: {text!r}")
+        problems += feedback_problems(name, letter, answers.get(name), text)
     return problems
+
+
+def feedback_problems(name: str, letter: str, answer: str | None, text: str) -> list[str]:
+    """What is wrong with what a quiz shows after a click on `letter`: first the recorded line;
+    then, for a prediction (its right letter `answer` known), whether the letter is right and
+    an explanation; for a graded question (`answer` None) nothing more, so no key leaks."""
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    if not lines or not lines[0].startswith(RECORDED.format(name=name, letter=letter)):
+        return [f"{name}: the widget's feedback after a click on {letter} is {text!r}"]
+    if answer is None:
+        if len(lines) != 1:
+            return [f"{name}: a graded question's buttons showed more than the record: {text!r}"]
+        return []
+    told = (RIGHT if letter == answer else WRONG).format(letter=letter, answer=answer)
+    if len(lines) < 3 or lines[1] != told:
+        return [f"{name}: after a click on {letter}, expected {told!r} and why: {text!r}"]
+    return []
+
+
+def check_block_problems(text: str) -> list[str]:
+    """What keeps `text`, an error output as the learner sees it, from being a visible check's
+    short block: one mark (✗ a mistake, … not answered), at most CHECK_BLOCK_LINES lines and
+    no traceback."""
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    problems = []
+    if not lines or lines[0][:1] not in ("✗", "…"):
+        problems.append(f"not a check's block (no ✗ or … first): {text[:600]!r}")
+    if len(lines) > CHECK_BLOCK_LINES:
+        problems.append(f"{len(lines)} lines, more than {CHECK_BLOCK_LINES}: {text[:600]!r}")
+    if TRACEBACK_LINE.search(text):
+        problems.append(f"a traceback: {text[:600]!r}")
+    return problems
+
+
+def saved_error_problems(nb: nbformat.NotebookNode) -> list[str]:
+    """Raw error output in a saved notebook: stderr text, or an error that is not a check's
+    short block (the lines IPython kept as its traceback)."""
+    problems = []
+    for index, cell in code_cells(nb):
+        for output in cell.get("outputs", []):
+            if output.output_type == "stream" and output.name == "stderr":
+                problems.append(f"cell {index} wrote to stderr: {output.text[:300]!r}")
+            elif output.output_type == "error":
+                shown = "\n".join(output.get("traceback", []))
+                problems += [f"cell {index}: {p}" for p in check_block_problems(shown)]
+    return problems
+
+
+# --------------------------------------------------------------------------------------------
+# A wrong answer, typed in
+
+
+@dataclass(frozen=True)
+class WrongAnswer:
+    """A mistake fixture's version of a lesson's first graded function, and what the first
+    visible check after it that fails says about it (run here, in this process, with the
+    fixture's answers in place, as the notebook runs it)."""
+
+    function: str  # the answer cell's grade_id
+    answer_index: int  # its index in the release
+    test_indices: tuple[int, ...]  # the test cells after it, up to the one that fails
+    fixture: str
+    text: str  # the answer cell as the fixture writes it
+    message: str  # the failing check's message
+
+    @property
+    def hint(self) -> str:
+        """The message's last sentence: the likely mistake it names."""
+        return re.split(r"(?<=[.!?])\s+", self.message.strip())[-1]
+
+
+def _first_function(release, solved: dict[str, str]) -> tuple[int, str]:
+    """(index, grade_id) of the release's first answer cell whose solution is a function."""
+    for index, cell in code_cells(release):
+        gid = notebooks.grade_id(cell)
+        if notebooks.is_answer(cell) and gid in solved:
+            body = ast.parse(solved[gid]).body
+            if body and all(isinstance(node, ast.FunctionDef) for node in body):
+                return index, gid
+    raise AssertionError("the release has no answer cell that defines a function")
+
+
+def _tests_after(release, index: int) -> list[int]:
+    """The test cells after the answer cell at `index`, up to the next answer cell."""
+    found = []
+    for later in range(index + 1, len(release.cells)):
+        if notebooks.is_answer(release.cells[later]):
+            break
+        if notebooks.is_test(release.cells[later]):
+            found.append(later)
+    return found
+
+
+def _first_failure(lesson: str, fixture: str, release, tests: list[int]):
+    """(index, message) of the first of the test cells whose visible check fails with the
+    fixture's answers in place; None when they all pass or one fails some other way (which
+    the lesson's own tests report)."""
+    namespace = dict(lesson_code.namespace(lesson, fixture))
+    expect.grading(False)
+    for index in tests:
+        code = compile(release.cells[index].source, f"<{lesson} cell {index}>", "exec")
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                exec(code, namespace)
+        except expect.CheckFailed as failed:
+            return index, str(failed.args[0])
+        except Exception:
+            return None
+    return None
+
+
+def wrong_answer(lesson: str) -> WrongAnswer:
+    """The first mistake fixture (by name) that changes the lesson's first graded function and
+    fails one of the visible checks after it, with that check's message."""
+    release = notebooks.read_lesson(lesson, "release")
+    index, gid = _first_function(release, notebooks.solutions(notebooks.read_lesson(lesson)))
+    tests = _tests_after(release, index)
+    for mistake in notebooks.load_mistakes(lesson):
+        if gid in mistake.cells:
+            failure = _first_failure(lesson, mistake.name, release, tests)
+            if failure:
+                shown = tuple(tests[: tests.index(failure[0]) + 1])
+                return WrongAnswer(gid, index, shown, mistake.name, mistake.cells[gid], failure[1])
+    raise AssertionError(f"{lesson}: no mistake fixture changes {gid} and fails a check after it")
 
 
 # --------------------------------------------------------------------------------------------
