@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import string
 import sys
+import textwrap
 from collections.abc import MutableMapping, Sequence
 
 import ipywidgets
@@ -29,6 +30,8 @@ import ipywidgets
 __all__ = ["Choice", "answer_in", "check_choice", "choose", "letters", "reveal", "verdict"]
 
 _MAX_CHOICES = len(string.ascii_uppercase)
+WIDTH = 88  # characters a line of a widget's text: wrapped here, between words
+KEEP_IT = "Write that line in the answer cell above so it survives a re-run."
 
 
 def letters(n_choices: int) -> list[str]:
@@ -152,7 +155,8 @@ def choose(
 
     When `namespace[name]` already holds a valid letter (the answer cell ran first), that
     button is preselected and `why` is shown. A click sets `namespace[name]`, prints
-    `Recorded for this session: name = "B". ...`, then whether it is right, then `why`.
+    `Recorded for this session: name = "B".` and KEEP_IT, then whether it is right, then
+    `why` (each wrapped at WIDTH characters).
     Displays the widget and returns a Choice.
     """
     allowed = letters(len(choices))
@@ -182,8 +186,8 @@ def choose(
             return
         namespace[name] = letter
         lines = [
-            f'Recorded for this session: {name} = "{letter}". '
-            "Write that line in the answer cell above so it survives a re-run.",
+            f'Recorded for this session: {name} = "{letter}".',
+            KEEP_IT,
             verdict(letter, answer),
             why,
         ]
@@ -226,8 +230,10 @@ def _has_kernel() -> bool:
 
 
 def _say(output, lines: list[str | None], clear: bool = False) -> None:
-    """Write lines (None skipped) into the Output widget, replacing its text if `clear`."""
-    text = "\n".join(line for line in lines if line is not None) + "\n"
+    """Write lines (None skipped) into the Output widget, replacing its text if `clear`.
+    Each is wrapped between words here (a notebook's output would break words anywhere)."""
+    wrapped = [textwrap.fill(line, WIDTH, break_long_words=False) for line in lines if line]
+    text = "\n".join(wrapped) + "\n"
     if _has_kernel():
         # In a kernel the browser routes printed text into the widget (by message id); this
         # is the route that works in JupyterLab and in Colab's ipywidgets 7.

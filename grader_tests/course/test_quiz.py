@@ -118,7 +118,7 @@ def test_click_records_letter_then_reveals_why():
     assert namespace["predict_vacuum"] == "B"
     text = output_text(choice)
     recorded = (
-        'Recorded for this session: predict_vacuum = "B". '
+        'Recorded for this session: predict_vacuum = "B".\n'
         "Write that line in the answer cell above so it survives a re-run."
     )
     assert text == f"{recorded}\n{WHY}\n"
@@ -144,8 +144,8 @@ def test_click_without_why_only_records():
     choice.buttons.value = "A"
     assert namespace["predict_drop"] == "A"
     assert output_text(choice).splitlines() == [
-        'Recorded for this session: predict_drop = "A". '
-        "Write that line in the answer cell above so it survives a re-run."
+        'Recorded for this session: predict_drop = "A".',
+        "Write that line in the answer cell above so it survives a re-run.",
     ]
 
 
@@ -175,7 +175,7 @@ def test_a_prediction_is_told_right_before_why():
     """An explanation that starts with the right letter makes a right click say so."""
     choice = quiz.choose("predict_vacuum", CHOICES, why=LETTERED_WHY, namespace={})
     choice.buttons.value = "B"
-    assert output_text(choice).splitlines()[1:] == ["Right: B.", LETTERED_WHY]
+    assert output_text(choice).splitlines()[2:] == ["Right: B.", LETTERED_WHY]
 
 
 def test_a_prediction_is_told_wrong_with_the_answer():
@@ -183,8 +183,8 @@ def test_a_prediction_is_told_wrong_with_the_answer():
     choice = quiz.choose("predict_vacuum", CHOICES, why=LETTERED_WHY, namespace={})
     choice.buttons.value = "C"
     lines = output_text(choice).splitlines()
-    assert lines[1] == "Not this one: you chose C, the answer is B."
-    assert lines[2] == LETTERED_WHY
+    assert lines[2] == "Not this one: you chose C, the answer is B."
+    assert lines[3] == LETTERED_WHY
 
 
 def test_an_explicit_answer_wins_and_a_preselected_choice_is_judged():
@@ -205,6 +205,16 @@ def test_a_graded_question_without_why_never_says_right_or_wrong():
         choice.buttons.value = letter
         text = output_text(choice)
         assert "Right" not in text and "Not this one" not in text
+
+
+def test_widget_text_wraps_between_words_at_its_width():
+    """A long explanation comes in lines of at most quiz.WIDTH characters, no word cut."""
+    why = "B. " + " ".join(["inertia"] * 60)
+    choice = quiz.choose("predict_vacuum", CHOICES, why=why, namespace={})
+    choice.buttons.value = "B"
+    lines = output_text(choice).splitlines()
+    assert len(lines) > 4 and all(len(line) <= quiz.WIDTH for line in lines)
+    assert " ".join(lines[3:]) == why
 
 
 def test_reveal_says_right_or_wrong(capsys):

@@ -341,12 +341,14 @@ def feedback_problems(name: str, letter: str, answer: str | None, text: str) -> 
     lines = [line for line in text.strip().splitlines() if line.strip()]
     if not lines or not lines[0].startswith(RECORDED.format(name=name, letter=letter)):
         return [f"{name}: the widget's feedback after a click on {letter} is {text!r}"]
+    if len(lines) < 2 or lines[1] != quiz.KEEP_IT:
+        return [f"{name}: no line saying to write the letter in the answer cell: {text!r}"]
     if answer is None:
-        if len(lines) != 1:
+        if len(lines) != 2:
             return [f"{name}: a graded question's buttons showed more than the record: {text!r}"]
         return []
     told = (RIGHT if letter == answer else WRONG).format(letter=letter, answer=answer)
-    if len(lines) < 3 or lines[1] != told:
+    if len(lines) < 4 or lines[2] != told:
         return [f"{name}: after a click on {letter}, expected {told!r} and why: {text!r}"]
     return []
 
