@@ -1,7 +1,13 @@
-"""Visible checks for lesson 01, "The world as text": the cases the lesson shows.
+"""Visible checks for lesson 01, "The world as text".
 
-Hidden tests use the same comparisons on cases the lesson never shows.
+Each check a test cell calls is a `visible_check`: it takes the learner's function and, by
+default, the cases the lesson shows; a hidden test calls the same check with seeded cases the
+lesson never shows. Each `compare_*` asserts one case against what MuJoCo compiles or
+simulates and names the likely mistake; in the notebook a function not written yet gives one
+line, and a failure one short block.
 """
+
+import math
 
 import numpy as np
 
@@ -19,14 +25,15 @@ SHAPE_CASES = (
 )
 
 SHAPE_HINTS = {
-    "box": "MJCF box sizes are half-lengths: size .1 .1 .1 is a 20 cm cube.",
-    "sphere": "Is the ball weighed as a uniform solid, not as a hollow shell?",
+    "box": "MJCF box sizes are half-lengths: size .1 .1 .1 is a 20 cm cube (Step 1).",
+    "sphere": "Is the ball weighed as a uniform solid, not as a hollow shell? (Step 1's table)",
     "cylinder": "A cylinder's size is (radius, half-length): its length is twice size[1].",
     "capsule": "A capsule is a cylinder with a hemispherical cap on each end; each cap's "
-    "centre of mass sits beyond the cylinder's end, far from the capsule's centre.",
+    "centre of mass sits beyond the cylinder's end, far from the capsule's centre (Step 1).",
 }
 
-# Build it, Step 2: a 1 kg, 10 cm cube 10 cm above a 0.5 kg ball of radius 5 cm.
+# Build it, Step 2: a 1 kg cube of side 10 cm whose centre is 20 cm above the centre of a
+# 0.5 kg ball of radius 5 cm (10 cm of air between them). Parts: (kind, size, pos, mass).
 TWO_PARTS = (
     ("box", (0.05, 0.05, 0.05), (0.0, 0.0, 0.1), 1.0),
     ("sphere", (0.05,), (0.0, 0.0, -0.1), 0.5),
@@ -34,64 +41,108 @@ TWO_PARTS = (
 
 FREE_FALL_STEPS = 143  # Experiment A's landing step in vacuum
 
+# (light kg, heavy kg, air kg/m^3, drop height m, timestep s): a drop beside the sweep.
+DELAY_VARIANT = ((0.05, 2.0, 1.2, 0.6, 0.001),)
+
 
 def _ok(message: str) -> None:
     print(f"OK: {message}")
 
 
+def _answer(result, what: str):
+    """`result` when the function returned something, NotAnswered when it returned None."""
+    if result is None:
+        raise expect.NotAnswered(f"{what} returned None: write the body of the function.")
+    return result
+
+
+# --------------------------------------------------------------------------------------------
+# Step 1 · solid shapes
+
+
 def part_inertia(kind: str, size, mass: float) -> np.ndarray:
-    """Principal inertia (kg m^2) MuJoCo compiles for one axis-aligned shape of `mass` kg."""
+    """Principal inertia (kg m^2) MuJoCo compiles for one axis-aligned shape of `mass` kg,
+    about the shape's own x, y and z axes."""
     model = compiled.compile_xml(scenes.parts_body([(kind, size, (0, 0, 0), mass)]))
-    return compiled.body_mass_properties(model, "body").principal
+    return body_frame_inertia(model, "body").diagonal().copy()
+
+
+def body_frame_inertia(model, body) -> np.ndarray:
+    """A body's compiled 3x3 inertia about its centre of mass, in the body frame (kg m^2):
+    body_inertia turned by body_iquat."""
+    props = compiled.body_mass_properties(model, body)
+    return props.axes @ np.diag(props.principal) @ props.axes.T
 
 
 def compare_solid_inertia(solid_inertia, kind: str, size, density: float) -> None:
-    """Assert solid_inertia(kind, size, density) matches MuJoCo's compiled body."""
+    """Assert solid_inertia(kind, size, density) gives the mass (kg) and the moments
+    (kg m^2, about the shape's x, y, z axes) of MuJoCo's compiled one-geom body."""
     model = compiled.compile_xml(scenes.shape_body(kind, size, density))
-    want = compiled.body_mass_properties(model, "body")
-    result = solid_inertia(kind, list(size), density)
+    want_mass = float(model.body("body").mass[0])
+    want = body_frame_inertia(model, "body").diagonal()
     what = f"solid_inertia({kind!r}, {list(size)}, {density:g})"
-    if result is None:
-        raise expect.NotAnswered(f"{what} returned None: write the body of solid_inertia.")
-    expect.sequence_of(result, 2, what)
-    mass, inertia = result
+    result = _answer(solid_inertia(kind, list(size), density), what)
+    mass, inertia = expect.sequence_of(result, 2, what)
     hint = SHAPE_HINTS[kind]
-    expect.close(mass, want.mass, f"the mass from {what}", rtol=1e-9, hint=hint)
-    expect.inertia_matches(
-        np.diag(expect.as_floats(inertia, what)),
-        want.principal,
-        want.axes,
-        f"the inertia from {what}",
-        hint=hint,
-    )
+    expect.close(mass, want_mass, f"the mass from {what}", rtol=1e-9, hint=hint)
+    expect.close(inertia, want, f"the inertia from {what}", rtol=1e-6, atol=1e-15, hint=hint)
 
 
-def solid_inertia(solid_inertia, kind: str) -> None:
-    """Compare solid_inertia with MuJoCo on the lesson's shapes of this kind."""
-    cases = [case for case in SHAPE_CASES if case[0] == kind]
-    for _, size, density in cases:
+@expect.visible_check
+def solid_inertia(solid_inertia, kind: str, cases=None) -> None:
+    """Compare solid_inertia with MuJoCo's compiler on shapes of `kind`.
+
+    cases: (MJCF size in m, density in kg/m^3) pairs; default the lesson's shapes of that kind.
+    """
+    if cases is None:
+        cases = [(size, density) for k, size, density in SHAPE_CASES if k == kind]
+    for size, density in cases:
         compare_solid_inertia(solid_inertia, kind, size, density)
     _ok(f"solid_inertia matches MuJoCo's compiler on {len(cases)} {kind} shape(s).")
 
 
+# --------------------------------------------------------------------------------------------
+# Step 2 · several geoms, one body
+
+
+def _inertia_hint(got, own_sum, want) -> str:
+    """The likely mistake behind a wrong inertia, from MuJoCo's numbers alone: the parts'
+    own inertias summed (no parallel-axis term), or that term taken with the wrong sign."""
+    try:
+        got = np.asarray(expect.as_floats(got, "the inertia"), dtype=float)
+    except (AssertionError, ValueError):
+        got = None
+    scale = float(np.abs(want).max())
+    if got is not None and got.shape == (3, 3):
+        if np.abs(got - own_sum).max() < 1e-6 * scale:
+            return (
+                "That is the parts' own inertias added up: move each one from its own "
+                "centre to the body's centre of mass first (parallel-axis term, Step 2)."
+            )
+        if np.abs(got - (2 * own_sum - want)).max() < 1e-6 * scale:
+            return (
+                "The parallel-axis term is added, never subtracted: moving mass away from "
+                "an axis makes the body harder to spin about it."
+            )
+    return (
+        "Each part's inertia must be moved from its own centre to the body's centre of "
+        "mass (parallel-axis theorem, Step 2); moving it away makes it larger."
+    )
+
+
 def compare_combine_parts(combine_parts, parts, check_inertia: bool) -> None:
-    """Assert combine_parts on `parts` (kind, size, pos, mass) matches MuJoCo's body."""
+    """Assert combine_parts on `parts` (kind, size, pos, mass) gives MuJoCo's body_mass and
+    body_ipos and, with check_inertia, its inertia about the centre of mass (body frame)."""
     model = compiled.compile_xml(scenes.parts_body(parts))
     want = compiled.body_mass_properties(model, "body")
     masses = [p[3] for p in parts]
     positions = [list(p[2]) for p in parts]
-    inertias = [part_inertia(kind, size, mass).tolist() for kind, size, _, mass in parts]
-    result = combine_parts(masses, positions, inertias)
-    if result is None:
-        raise expect.NotAnswered("combine_parts returned None: write its body.")
-    expect.sequence_of(result, 3, "combine_parts(...)")
-    mass, com, inertia = result
+    own = [part_inertia(kind, size, mass) for kind, size, _, mass in parts]
+    what = f"combine_parts on {len(parts)} parts"
+    result = _answer(combine_parts(masses, positions, [i.tolist() for i in own]), what)
+    mass, com, inertia = expect.sequence_of(result, 3, what)
     expect.close(
-        mass,
-        want.mass,
-        "the total mass",
-        rtol=1e-9,
-        hint="The body's mass is all of its parts' mass.",
+        mass, want.mass, "the total mass", rtol=1e-9, hint="The body's mass is all its parts'."
     )
     expect.close(
         com,
@@ -102,33 +153,38 @@ def compare_combine_parts(combine_parts, parts, check_inertia: bool) -> None:
         hint="The centre of mass is the mass-weighted mean of the parts' positions.",
     )
     if check_inertia:
+        tensor = body_frame_inertia(model, "body")
+        hint = _inertia_hint(inertia, sum(np.diag(i) for i in own), tensor)
         expect.inertia_matches(
-            inertia,
-            want.principal,
-            want.axes,
-            "the inertia about the centre of mass",
-            hint="Each part's inertia must be moved from its own centre to the body's "
-            "centre of mass (parallel-axis theorem); moving it away makes it larger.",
+            inertia, want.principal, want.axes, "the inertia about the centre of mass", hint=hint
         )
 
 
-def combine_parts_mass_and_com(combine_parts) -> None:
-    """Compare combine_parts' mass and centre of mass with MuJoCo on the lesson's body."""
-    compare_combine_parts(combine_parts, TWO_PARTS, check_inertia=False)
-    _ok("combine_parts gives MuJoCo's mass and centre of mass for the box above the ball.")
+@expect.visible_check
+def combine_parts_mass_and_com(combine_parts, bodies=(TWO_PARTS,)) -> None:
+    """Compare combine_parts' mass and centre of mass with MuJoCo's, for each body of
+    `bodies` (each a list of parts (kind, size, pos, mass)); default Step 2's body."""
+    for parts in bodies:
+        compare_combine_parts(combine_parts, parts, check_inertia=False)
+    _ok(f"combine_parts gives MuJoCo's mass and centre of mass for {len(bodies)} body(ies).")
 
 
-def combine_parts_inertia(combine_parts) -> None:
-    """Compare combine_parts' inertia about the centre of mass with MuJoCo's."""
-    compare_combine_parts(combine_parts, TWO_PARTS, check_inertia=True)
-    _ok("combine_parts gives MuJoCo's inertia about the centre of mass.")
+@expect.visible_check
+def combine_parts_inertia(combine_parts, bodies=(TWO_PARTS,)) -> None:
+    """Compare combine_parts' inertia about the centre of mass with MuJoCo's, for each body
+    of `bodies`; default Step 2's body."""
+    for parts in bodies:
+        compare_combine_parts(combine_parts, parts, check_inertia=True)
+    _ok(f"combine_parts gives MuJoCo's inertia about the COM for {len(bodies)} body(ies).")
+
+
+# --------------------------------------------------------------------------------------------
+# Step 3 · the Euler step
 
 
 def _step(semi_implicit_euler, *args):
     """(x, v) after one of the learner's steps; NotAnswered when it returns nothing."""
-    result = semi_implicit_euler(*args)
-    if result is None:
-        raise expect.NotAnswered("semi_implicit_euler returned None: write its body.")
+    result = _answer(semi_implicit_euler(*args), "semi_implicit_euler(...)")
     return expect.sequence_of(result, 2, "semi_implicit_euler(...)")
 
 
@@ -158,10 +214,14 @@ def compare_free_fall(semi_implicit_euler, v0, timestep: float, steps: int) -> N
         )
 
 
-def semi_implicit_euler(semi_implicit_euler) -> None:
-    """Compare the learner's step on Experiment A's free fall with mj_step."""
-    compare_free_fall(semi_implicit_euler, (0.0, 0.0, 0.0), 0.002, FREE_FALL_STEPS)
-    _ok(f"{FREE_FALL_STEPS} steps of free fall match mj_step.")
+@expect.visible_check
+def semi_implicit_euler(semi_implicit_euler, cases=None) -> None:
+    """Compare the learner's step with mj_step's free fall: cases are (start velocity m/s,
+    timestep s, steps); default Experiment A's fall from rest, 143 steps of 2 ms."""
+    cases = cases or [((0.0, 0.0, 0.0), 0.002, FREE_FALL_STEPS)]
+    for v0, timestep, steps in cases:
+        compare_free_fall(semi_implicit_euler, v0, timestep, steps)
+    _ok(f"{sum(c[2] for c in cases)} steps of free fall match mj_step.")
 
 
 def compare_damped(semi_implicit_euler, mass, damping, timestep, steps, v0) -> None:
@@ -190,10 +250,18 @@ def compare_damped(semi_implicit_euler, mass, damping, timestep, steps, v0) -> N
         )
 
 
-def semi_implicit_damping(semi_implicit_euler) -> None:
-    """Compare the learner's step with implicit damping on a 0.5 kg damped slider."""
-    compare_damped(semi_implicit_euler, 0.5, 2.0, 0.002, 100, 1.0)
-    _ok("100 steps of a damped slider match mj_step, damping treated implicitly.")
+@expect.visible_check
+def semi_implicit_damping(semi_implicit_euler, cases=None) -> None:
+    """Compare the learner's step with implicit damping on damped sliders: cases are (mass
+    kg, damping N s/m, timestep s, steps, start velocity m/s); default a 0.5 kg slider."""
+    cases = cases or [(0.5, 2.0, 0.002, 100, 1.0)]
+    for mass, damping, timestep, steps, v0 in cases:
+        compare_damped(semi_implicit_euler, mass, damping, timestep, steps, v0)
+    _ok(f"{len(cases)} damped slider(s) match mj_step, damping treated implicitly.")
+
+
+# --------------------------------------------------------------------------------------------
+# Step 4 · air drag
 
 
 def compare_inertia_box(inertia_box, kind, size, mass) -> None:
@@ -201,10 +269,9 @@ def compare_inertia_box(inertia_box, kind, size, mass) -> None:
     xml = falls.shape_drop(kind, size, mass, air_density=1.2)
     props = compiled.body_mass_properties(compiled.compile_xml(xml), "body")
     areas = compiled.drag_areas(xml, 1.2)
-    sides = inertia_box(props.mass, props.principal.tolist())
     what = f"inertia_box for the {kind} of size {list(size)}"
-    sides = expect.as_floats(sides, what)
-    if len(sides) != 3:
+    sides = expect.as_floats(inertia_box(props.mass, props.principal.tolist()), what)
+    if not isinstance(sides, list) or len(sides) != 3:
         raise AssertionError(f"{what} should be 3 full side lengths, got {sides}")
     faces = [sides[1] * sides[2], sides[0] * sides[2], sides[0] * sides[1]]
     expect.close(
@@ -212,16 +279,19 @@ def compare_inertia_box(inertia_box, kind, size, mass) -> None:
         areas,
         f"the face areas of {what}",
         rtol=1e-6,
-        hint="The sides are full lengths of the uniform box with the same mass "
-        "and principal inertia.",
+        hint="The sides are full lengths of the uniform box with the same mass and principal "
+        "inertia: Step 1's box formula solved for the sides.",
     )
 
 
-def inertia_box(inertia_box) -> None:
-    """Compare inertia_box with MuJoCo's drag areas for the lesson's 100 g cube and a slab."""
-    compare_inertia_box(inertia_box, "box", (0.1, 0.1, 0.1), 0.1)
-    compare_inertia_box(inertia_box, "box", (0.1, 0.05, 0.02), 0.56)
-    _ok("inertia_box gives the boxes MuJoCo's drag model uses (0.2 m cube for the 100 g cube).")
+@expect.visible_check
+def inertia_box(inertia_box, cases=None) -> None:
+    """Compare inertia_box with MuJoCo's drag areas: cases are (kind, MJCF size m, mass kg);
+    default the 100 g cube and Step 1's slab."""
+    cases = cases or [("box", (0.1, 0.1, 0.1), 0.1), ("box", (0.1, 0.05, 0.02), 0.56)]
+    for kind, size, mass in cases:
+        compare_inertia_box(inertia_box, kind, size, mass)
+    _ok(f"inertia_box gives the boxes MuJoCo's drag model uses for {len(cases)} shape(s).")
 
 
 def compare_quadratic_drag(quadratic_drag, box, velocity, air_density) -> None:
@@ -241,57 +311,150 @@ def compare_quadratic_drag(quadratic_drag, box, velocity, air_density) -> None:
     )
 
 
-def quadratic_drag(quadratic_drag) -> None:
-    """Compare quadratic_drag with qfrc_fluid for the 100 g cube falling at 1 and 2.8 m/s."""
-    for vz in (-1.0, -2.8):
-        compare_quadratic_drag(quadratic_drag, (0.2, 0.2, 0.2), (0.0, 0.0, vz), 1.2)
-    _ok("quadratic_drag matches MuJoCo's qfrc_fluid for the falling cube.")
+@expect.visible_check
+def quadratic_drag(quadratic_drag, cases=None) -> None:
+    """Compare quadratic_drag with qfrc_fluid: cases are (box full sides m, velocity m/s,
+    fluid density kg/m^3); default the 100 g cube falling at 1 and 2.8 m/s in air."""
+    cases = cases or [((0.2, 0.2, 0.2), (0.0, 0.0, vz), 1.2) for vz in (-1.0, -2.8)]
+    for box, velocity, rho in cases:
+        compare_quadratic_drag(quadratic_drag, box, velocity, rho)
+    _ok(f"quadratic_drag matches MuJoCo's qfrc_fluid in {len(cases)} case(s).")
+
+
+# --------------------------------------------------------------------------------------------
+# Step 5 and Experiment A · drops
+
+
+DROP_HINT = (
+    "drop_heights uses your solid_inertia, inertia_box, quadratic_drag and semi_implicit_euler: "
+    "are their checks above all OK? Then look at the acceleration: gravity plus the drag "
+    "divided by the mass."
+)
+
+
+def _drop_hint(got: list, want: np.ndarray, kind, size, mass, air_density, height, timestep):
+    """The likely mistake behind wrong drop heights, from mj_step's drops alone."""
+    if len(got) == len(want) + 1 and np.allclose(got[2:], want[1:], rtol=0, atol=1e-9):
+        return (
+            "Your heights lag mj_step's by one step: the position must move with the NEW "
+            "velocity (Step 3)."
+        )
+    if kind != "box" and air_density > 0:  # drag from the geom's own bounding box
+        outer = (size[0], size[0], size[-1]) if kind == "cylinder" else None
+        if outer is not None:
+            geom_box = drop.shape_drop_heights("box", outer, mass, air_density, height, timestep)
+            if len(got) == len(geom_box) and np.allclose(got, geom_box, rtol=0, atol=1e-9):
+                return (
+                    "Your drag acts on the geom's own box; MuJoCo's acts on the equivalent "
+                    "inertia box (Step 4), which for a cylinder is not the geom's outline."
+                )
+    return DROP_HINT
 
 
 def compare_drop_heights(drop_heights, kind, size, mass, air_density, drop_height, timestep):
-    """Assert the learner's drop loop reproduces mj_step's heights, landing step included."""
+    """Assert the learner's drop loop reproduces mj_step's heights (m) to 1e-9 m, step by
+    step, landing step included; a mismatch names the first step that differs."""
     want = drop.shape_drop_heights(kind, size, mass, air_density, drop_height, timestep)
-    got = drop_heights(
-        kind, list(size), mass, drop_height=drop_height, rho_air=air_density, timestep=timestep
-    )
     what = f"drop_heights({kind!r}, {list(size)}, {mass:g} kg, rho_air={air_density:g})"
-    got = expect.as_floats(got, what)
+    got = expect.as_floats(
+        drop_heights(
+            kind, list(size), mass, drop_height=drop_height, rho_air=air_density, timestep=timestep
+        ),
+        what,
+    )
+    if not isinstance(got, list) or not got or any(isinstance(h, list) for h in got):
+        raise AssertionError(f"{what} should be a 1-D array of heights, one per step.")
+    bad = [h for h in got if not math.isfinite(h)]
+    if bad:
+        raise AssertionError(f"{what} contains {bad[0]}, not a finite height. {DROP_HINT}")
+    hint = _drop_hint(got, want, kind, size, mass, air_density, drop_height, timestep)
+    expected = want.tolist()
+    shared = range(min(len(got), len(expected)))
+    wrong = [k for k in shared if abs(got[k] - expected[k]) > 1e-9]
+    if wrong:
+        worst = max(shared, key=lambda k: abs(got[k] - expected[k]))
+        raise AssertionError(
+            f"{what} leaves mj_step's heights after {wrong[0]} step(s), and after {worst} it is "
+            f"{got[worst]:.6f} m where mj_step has {expected[worst]:.6f} m. {hint}"
+        )
     if len(got) != len(want):
         raise AssertionError(
-            f"{what} has {len(got)} heights, so it lands at step {len(got) - 1}; mj_step lands "
-            f"at step {len(want) - 1}. Stop at the first height at or below 0, and keep the "
+            f"{what} lands at step {len(got) - 1}, mj_step at step {len(want) - 1}, with the "
+            "same heights until then: stop at the first height at or below 0, and keep the "
             "start height as element 0."
         )
-    expect.close(
-        got,
-        want,
-        what,
-        rtol=0,
-        atol=1e-9,
-        hint="Use your semi_implicit_euler with gravity plus drag divided by the mass.",
-    )
 
 
-def drop_heights(drop_heights) -> None:
-    """Compare the learner's drop loop with mj_step for the 100 g cube in vacuum and air."""
-    for air in (0.0, 1.2):
-        compare_drop_heights(drop_heights, "box", (0.1, 0.1, 0.1), 0.1, air, 0.40, 0.002)
-    _ok("drop_heights follows mj_step for the 100 g cube, in vacuum and in air.")
+@expect.visible_check
+def drop_heights(drop_heights, cases=None) -> None:
+    """Compare the learner's drop loop with mj_step: cases are (kind, MJCF size m, mass kg,
+    air kg/m^3, drop height m, timestep s); default the 100 g cube in vacuum and in air."""
+    cases = cases or [("box", (0.1, 0.1, 0.1), 0.1, air, 0.40, 0.002) for air in (0.0, 1.2)]
+    for case in cases:
+        compare_drop_heights(drop_heights, *case)
+    _ok(f"drop_heights follows mj_step in {len(cases)} drop(s).")
 
 
+def _delay_hint(got, timestep: float, default: str) -> str:
+    """The likely mistake behind a wrong delay (ms): a whole number of steps means the
+    landings were not interpolated."""
+    try:
+        steps = float(got) / (1000 * timestep)
+    except (TypeError, ValueError):
+        return default
+    if math.isfinite(steps) and abs(steps - round(steps)) < 1e-6:
+        return (
+            "Your delay is a whole number of timesteps: interpolate each landing within its "
+            "step with landing_time (the cell gives it)."
+        )
+    return default
+
+
+@expect.visible_check
 def delay_table(landing_delay_ms, light_masses_kg=drop.SWEEP_MASSES_KG) -> None:
     """Compare the learner's delays (ms) behind a 1 kg cube, in air, with MuJoCo's, for each
     light cube of `light_masses_kg` (kg; the lesson's sweep by default)."""
     table = drop.delay_sweep(tuple(light_masses_kg))
     for light_kg, want in table.items():
-        got = landing_delay_ms(light_kg)
-        expect.close(
+        got = _answer(landing_delay_ms(light_kg), f"landing_delay_ms({light_kg:g})")
+        hint = _delay_hint(
             got,
-            want,
-            f"landing_delay_ms({light_kg:g})",
-            rtol=0,
-            atol=0.005,
-            hint="Use your drop_heights for both cubes and interpolate each landing with "
-            "landing_time; a table typed in cannot answer masses it does not list.",
+            0.002,
+            "Use your drop_heights for both cubes (is its check above OK?) and interpolate "
+            "each landing with landing_time; a table typed in cannot answer masses it does not "
+            "list.",
         )
+        expect.close(got, want, f"landing_delay_ms({light_kg:g})", rtol=0, atol=0.005, hint=hint)
     _ok(f"your delays match MuJoCo's for all {len(table)} masses to 0.01 ms.")
+
+
+@expect.visible_check
+def delay_variant(landing_delay_ms, cases=DELAY_VARIANT) -> None:
+    """Compare landing_delay_ms with mj_step on other drops: cases are (light kg, heavy kg,
+    air kg/m^3, drop height m, timestep s)."""
+    for light, heavy, rho_air, height, timestep in cases:
+        want = drop.run_two_cube_drop(
+            light, heavy, rho_air, drop_height=height, timestep=timestep
+        ).delay_ms
+        what = f"landing_delay_ms({light}, {heavy}, {rho_air}, {height}, {timestep})"
+        got = _answer(landing_delay_ms(light, heavy, rho_air, height, timestep), what)
+        hint = _delay_hint(
+            got,
+            timestep,
+            "Compute the delay from your own drops for any masses, height and timestep; a "
+            "table typed in for the lesson's case cannot answer this.",
+        )
+        expect.close(got, want, what, rtol=0, atol=0.005, hint=hint)
+    _ok(f"landing_delay_ms matches mj_step on {len(cases)} other drop(s).")
+
+
+# --------------------------------------------------------------------------------------------
+# Check-yourself questions
+
+
+@expect.visible_check
+def letter(name: str, value, n_choices: int = 3) -> None:
+    """Check that a check-yourself answer is recorded as one of the letters (not whether it
+    is right: the grader holds the key)."""
+    chosen = expect.choice(name, value, n_choices)
+    _ok(f'{name} = "{chosen}" is recorded; it is scored when your notebook is graded.')

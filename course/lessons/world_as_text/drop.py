@@ -11,7 +11,7 @@ import mujoco
 import numpy as np
 
 from course import falls
-from course.compiled import compile_xml, free_body_heights
+from course.compiled import compile_xml, free_body_dofs, free_body_heights
 from course.lessons.world_as_text import scenes
 
 # Lesson 01's mass sweep: the light cube's masses (kg), always dropped beside a 1 kg cube.
@@ -105,3 +105,23 @@ def shape_drop_heights(
     steps = falls.fall_steps(drop_height, gravity, timestep, margin=3.0)
     heights = drop_height + free_body_heights(xml, steps)
     return heights[: falls.landing_step(heights) + 1]
+
+
+def drag_on(model: mujoco.MjModel, velocity, body: str = "body") -> np.ndarray:
+    """MuJoCo's fluid force (N, world frame) on a free body of a compiled `model`, set moving
+    at `velocity` (m/s, world frame) without rotation at its initial pose: qfrc_fluid after
+    mj_forward, so no time passes. Reads the model as it is now, edits included."""
+    data = mujoco.MjData(model)
+    dofs = free_body_dofs(model, body)
+    data.qvel[dofs.start : dofs.start + 3] = velocity
+    mujoco.mj_forward(model, data)
+    return data.qfrc_fluid[dofs.start : dofs.start + 3].copy()
+
+
+def acceleration_at_rest(model: mujoco.MjModel, body: str = "body") -> float:
+    """Vertical acceleration (m/s^2) of a free body of a compiled `model` released at rest at
+    its initial pose, from mj_forward: what the model as it is now (edits included) makes of
+    its weight and its mass matrix."""
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    return float(data.qacc[free_body_dofs(model, body).start + 2])

@@ -16,9 +16,18 @@ from course.mjcf import INERTIA_FROM_GEOM, check_shape, numbers, one_of
 TWO_CUBE_DROP = mjcf.template(__file__, "two_cube_drop")
 TABLE_TOP_Z = 0.4
 CUBE_HALF_SIDE = 0.1
+DEFAULT_TIMESTEP = 0.002  # s, MuJoCo's option/timestep when a file does not set it
 
 # One body built from parts; zero gravity so nothing moves while it is inspected.
 PARTS_BODY = mjcf.template(__file__, "parts_body")
+
+# Lesson 01, Use it: a box and a ball off each other's axes, so that the principal axes
+# (body_iquat) are turned against the body frame. Parts as for parts_body: (kind, size, pos,
+# mass), in m and kg.
+OFFSET_PARTS = (
+    ("box", (0.05, 0.02, 0.03), (0.1, -0.05, 0.02), 0.7),
+    ("sphere", (0.03,), (-0.04, 0.08, -0.1), 0.3),
+)
 
 # A block on a slide joint with viscous damping, for comparing time steps with mj_step.
 DAMPED_SLIDER = mjcf.template(__file__, "damped_slider")
@@ -38,9 +47,19 @@ def two_cube_drop(
     timestep: float = 0.002,
     gravity: float = 9.81,
 ) -> str:
-    """The two-cube scene: masses in kg, air density in kg/m^3 (0 is vacuum, 1.2 is air)."""
+    """The two-cube scene: masses in kg, air density in kg/m^3 (0 is vacuum, 1.2 is air),
+    drop height of the bottom faces above the table top in m, timestep in s, gravity in m/s^2.
+
+    Its `<option>` writes gravity, and the timestep and the air density only where they
+    differ from MuJoCo's defaults (0.002 s, 0), as a hand-written file would.
+    """
     start_z = TABLE_TOP_Z + drop_height + CUBE_HALF_SIDE
-    return mjcf.fill(TWO_CUBE_DROP, locals())
+    option = [f'gravity="0 0 -{gravity:g}"']
+    if timestep != DEFAULT_TIMESTEP:
+        option.append(f'timestep="{timestep:g}"')
+    if air_density:
+        option.append(f'density="{air_density:g}"')
+    return mjcf.fill(TWO_CUBE_DROP, {**locals(), "option": " ".join(option)})
 
 
 def parts_body(parts: Sequence[tuple]) -> str:
