@@ -170,15 +170,7 @@ def choose(
     output = ipywidgets.Output()
     box = ipywidgets.VBox([buttons, output])
 
-    recorded = namespace.get(name)
-    if recorded is not None:
-        problem = _problem(name, recorded, len(choices))
-        if problem is None:
-            buttons.index = allowed.index(recorded)
-            lines = [f'Your recorded answer: {name} = "{recorded}".', verdict(recorded, answer)]
-            _say(output, [*lines, why])
-        else:
-            _say(output, [problem])
+    _show_recorded(namespace.get(name), name, allowed, buttons, output, answer, why)
 
     def on_change(change) -> None:
         letter = change["new"]
@@ -196,6 +188,20 @@ def choose(
     buttons.observe(on_change, names="value")
     _display(box)
     return Choice(name, buttons, output, box)
+
+
+def _show_recorded(recorded, name, allowed, buttons, output, answer, why) -> None:
+    """A letter the answer cell already set: its button selected, the verdict and why shown
+    (an invalid value: what to write instead)."""
+    if recorded is None:
+        return
+    problem = _problem(name, recorded, len(allowed))
+    if problem is not None:
+        _say(output, [problem])
+        return
+    buttons.index = allowed.index(recorded)
+    lines = [f'Your recorded answer: {name} = "{recorded}".', verdict(recorded, answer)]
+    _say(output, [*lines, why])
 
 
 def _radio_buttons(allowed: list[str], choices: Sequence[str]):

@@ -28,6 +28,12 @@ __all__ = [
     "RenderingUnavailable",
     "encode_video",
     "ensure_ffmpeg",
+    "free_camera",
+    "inertia_box_image",
+    "open_renderer",
+    "picture_model",
+    "png_bytes",
+    "show_inertia_boxes",
     "show_simulation",
     "show_video",
     "simulate_frames",
@@ -172,6 +178,12 @@ def _checked_model(mujoco, xml_or_model, seconds, fps, width, height, camera):
     return model
 
 
+def open_renderer(model, width: int, height: int):
+    """A mujoco.Renderer of width x height pixels (close it after use); RenderingUnavailable
+    when no OpenGL back end can start."""
+    return _open_renderer(_import_mujoco(), model, width, height)
+
+
 def _open_renderer(mujoco, model, width: int, height: int):
     try:
         with warnings.catch_warnings():
@@ -233,3 +245,116 @@ def show_simulation(
         print(f"Video skipped: ffmpeg could not encode the clip: {_short(exc)}. {_SKIPPED_TAIL}")
         return False
     return True
+
+
+# --------------------------------------------------------------------------------------------
+# Still pictures: MuJoCo's own drawing of each body's equivalent inertia box
+
+# A pale sky behind the scene, so translucent boxes and dark faces stand out; only drawn.
+_SKY = {"rgb1": [1.0, 1.0, 1.0], "rgb2": [0.72, 0.8, 0.9], "width": 64, "height": 64}
+INERTIA_BOX_RGBA = (0.85, 0.25, 0.2, 0.35)  # translucent red
+
+
+def picture_model(xml: str, width: int, height: int) -> mujoco.MjModel:
+    """The model of `xml` dressed to be drawn on a CPU: a sky, a light when it has none, no
+    shadows, no multisampling, an offscreen buffer of at least width x height pixels. Nothing
+    that is simulated changes (bodies, masses, inertias, options)."""
+    mujoco = _import_mujoco()
+    spec = mujoco.MjSpec.from_string(xml)
+    spec.add_texture(
+        name="picture_sky",
+        type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
+        builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT,
+        **_SKY,
+    )
+    if not spec.lights:  # the headlight alone leaves translucent boxes dark
+        spec.worldbody.add_light(pos=[0.3, -0.5, 0.8], dir=[-0.3, 0.5, -0.8], diffuse=[0.6] * 3)
+    model = spec.compile()
+    model.light_castshadow[:] = 0  # a shadow pass costs ten times the rest of a frame on a CPU
+    model.vis.quality.offsamples = 0  # multisampling triples a CPU's time per picture
+    model.vis.rgba.inertia[:] = INERTIA_BOX_RGBA
+    model.vis.global_.offwidth = max(model.vis.global_.offwidth, width)
+    model.vis.global_.offheight = max(model.vis.global_.offheight, height)
+    return model
+
+
+def free_camera(lookat, distance: float, azimuth: float = 120.0, elevation: float = -25.0):
+    """A free camera looking at `lookat` (m, world frame) from `distance` m, turned `azimuth`
+    degrees about the vertical and tilted `elevation` degrees (negative: from above)."""
+    mujoco = _import_mujoco()
+    camera = mujoco.MjvCamera()
+    camera.lookat[:] = lookat
+    camera.distance, camera.azimuth, camera.elevation = distance, azimuth, elevation
+    return camera
+
+
+def inertia_box_image(
+    xml: str, lookat, distance: float, size=(480, 300), labels: bool = False, **turn
+) -> np.ndarray:
+    """The MJCF `xml` at rest with MuJoCo's inertia boxes (mjVIS_INERTIA) drawn over its
+    geoms: each body with mass as the uniform box of its mass and principal moments, on its
+    centre of mass and principal axes. A uint8 array of shape (height, width, 3).
+
+    The camera is `free_camera(lookat, distance, **turn)`; `size` is (width, height) pixels;
+    `labels` writes each body's name. Raises RenderingUnavailable without an OpenGL back end.
+    """
+    mujoco = _import_mujoco()
+    width, height = size
+    model = picture_model(xml, width, height)  # a bad model raises: it needs fixing
+    renderer = _open_renderer(mujoco, model, width, height)
+    try:
+        data = mujoco.MjData(model)
+        mujoco.mj_forward(model, data)
+        option = mujoco.MjvOption()
+        option.flags[mujoco.mjtVisFlag.mjVIS_INERTIA] = True
+        if labels:
+            option.label = mujoco.mjtLabel.mjLABEL_BODY
+        camera = free_camera(lookat, distance, **turn)
+        renderer.update_scene(data, camera=camera, scene_option=option)
+        return renderer.render().copy()
+    finally:
+        renderer.close()
+
+
+def show_inertia_boxes(models: str | dict[str, str], lookat, distance: float, **view) -> bool:
+    """Show MJCF text (or {title: MJCF text}, side by side) with MuJoCo's inertia boxes as
+    still pictures; True when shown. `view`: the camera, size and labels of
+    `inertia_box_image`. Prints one line and returns False, never raising, when no picture can
+    be made; while nbgrader grades the notebook it renders nothing."""
+    if in_grader():
+        print("Picture skipped while grading.")
+        return False
+    titled = {None: models} if isinstance(models, str) else dict(models)
+    try:
+        images = [inertia_box_image(xml, lookat, distance, **view) for xml in titled.values()]
+        _show_images(images, None if isinstance(models, str) else list(titled))
+    except RenderingUnavailable as exc:
+        print(f"Picture skipped: {str(exc).splitlines()[0][:160]}. {_SKIPPED_TAIL}")
+        return False
+    except (ImportError, OSError) as exc:
+        print(f"Picture skipped: {_short(exc)}. {_SKIPPED_TAIL}")
+        return False
+    return True
+
+
+def _show_images(images: list[np.ndarray], titles: list[str] | None) -> None:
+    """One picture as a PNG output; several side by side, titled (mediapy's HTML)."""
+    if titles is None and len(images) == 1:
+        from IPython.display import Image, display
+
+        display(Image(data=png_bytes(images[0]), format="png"))
+        return
+    import mediapy
+
+    mediapy.show_images(images, titles=titles)
+
+
+def png_bytes(image: np.ndarray) -> bytes:
+    """A picture (uint8, height x width x 3) as the bytes of a PNG file."""
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.fromarray(image).save(buffer, format="png")
+    return buffer.getvalue()

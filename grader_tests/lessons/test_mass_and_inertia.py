@@ -31,7 +31,7 @@ import pytest
 from nbclient import NotebookClient
 
 from classroom import notebooks
-from course import compiled, expect
+from course import compiled, expect, render
 from course.lessons.mass_and_inertia import checks as check
 from course.lessons.mass_and_inertia import inertia as lab
 from course.lessons.mass_and_inertia import pictures
@@ -883,7 +883,7 @@ def test_the_pictures_are_mujocos_inertia_boxes():
     assert len(cells) == 2
     assert "check.HAMMER" in cells[0] and "lab.audit_model(check.AUDIT_SEED)" in cells[1]
     assert all(c.rstrip().endswith(")") and "shown = " in c for c in cells)  # echo nothing
-    assert "mjVIS_INERTIA" in inspect.getsource(pictures.inertia_box_image)
+    assert "mjVIS_INERTIA" in inspect.getsource(render.inertia_box_image)
 
 
 @pytest.mark.skipif(os.environ.get("MUJOCO_GL") == "osmesa", reason="needs EGL rendering")
@@ -912,7 +912,7 @@ def test_a_picture_without_opengl_says_so_in_one_line(monkeypatch, capsys):
     def no_gl(*args, **kwargs):
         raise pictures.RenderingUnavailable("no OpenGL back end could start: test")
 
-    monkeypatch.setattr(pictures, "inertia_box_image", no_gl)
+    monkeypatch.setattr(render, "inertia_box_image", no_gl)
     assert pictures.show_inertia_boxes("<mujoco/>", lookat=(0, 0, 0), distance=1) is False
     printed = capsys.readouterr().out
     assert printed.startswith("Picture skipped: no OpenGL") and printed.count("\n") == 1

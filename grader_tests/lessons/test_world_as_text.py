@@ -1702,7 +1702,7 @@ def test_slow_drop_is_large_small_and_shows_the_lag(egl):
 
 
 def test_inertia_boxes_render_small(egl):
-    image = pictures.inertia_box_image(scenes.gripper("true"))
+    image = render.inertia_box_image(scenes.gripper("true"), size=(320, 240), **GRIPPER)
     assert image.shape == (240, 320, 3) and image.std() > 10
 
 
@@ -1711,10 +1711,13 @@ def test_landing_plot_has_two_panels():
     assert len(fig.axes) == 2 and fig.axes[1].get_title().startswith("5 g beside 1000 g")
 
 
+GRIPPER = pictures.GRIPPER_CAMERA
+
+
 @pytest.fixture
 def egl():
     try:
-        pictures.inertia_box_image(scenes.gripper("auto"), size=(32, 24))
+        render.inertia_box_image(scenes.gripper("auto"), size=(32, 24), **GRIPPER)
     except render.RenderingUnavailable as exc:
         pytest.skip(f"no OpenGL here: {exc}")
 

@@ -32,6 +32,7 @@ from course import expect, quiz
 # A drop clip is a few tens of kilobytes; a clip near this limit means a wrong size or rate.
 VIDEO_LIMIT_BYTES = 1_000_000
 
+VIDEO_CALL = re.compile(r"\bshow_(simulation|slow_drop)\(")
 CHOOSE_CALL = re.compile(r"""\bquiz\.choose\(\s*["'](\w+)["']""")
 EMBEDDED_VIDEO = re.compile(r"data:video/[\w.+-]+;base64,([A-Za-z0-9+/=\s]+)")
 OFFLINE_LINE = "is not available offline"
@@ -272,8 +273,9 @@ def quiz_cells(nb: nbformat.NotebookNode) -> list[QuizCell]:
 
 
 def video_cells(nb: nbformat.NotebookNode) -> list[int]:
-    """Indices of the code cells that show a simulation video."""
-    return [index for index, cell in code_cells(nb) if "show_simulation(" in cell.source]
+    """Indices of the code cells that show a simulation video (course.render's
+    show_simulation, or a lesson's own, such as lesson 01's show_slow_drop)."""
+    return [index for index, cell in code_cells(nb) if VIDEO_CALL.search(cell.source)]
 
 
 def menagerie_cells(nb: nbformat.NotebookNode) -> list[int]:

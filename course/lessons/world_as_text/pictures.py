@@ -9,17 +9,12 @@ drawn in every case, like the lesson's other plots.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from course import render
 from course.lessons.world_as_text import drop, scenes
 from course.runtime import in_grader
 
-# A pale sky behind the scenes, so translucent boxes and dark faces stand out; it is only
-# drawn, never simulated.
-_SKY = {"rgb1": [1.0, 1.0, 1.0], "rgb2": [0.72, 0.8, 0.9], "width": 64, "height": 64}
 _SKIPPED = "The numbers above do not depend on it."
 
 # Where the free camera looks at the two-cube scene from (m, degrees): from the front, the
@@ -71,60 +66,17 @@ def landing_plot(pairs=((0.1, 1.0), (0.005, 1.0)), air_density: float = drop.AIR
     return fig
 
 
-def _dressed_model(xml: str, width: int, height: int):
-    """The model of `xml` with a sky to draw against, no shadows and an offscreen buffer of at
-    least width x height pixels; nothing that is simulated changes."""
-    import mujoco
-
-    spec = mujoco.MjSpec.from_string(xml)
-    spec.add_texture(
-        name="lesson_sky",
-        type=mujoco.mjtTexture.mjTEXTURE_SKYBOX,
-        builtin=mujoco.mjtBuiltin.mjBUILTIN_GRADIENT,
-        **_SKY,
-    )
-    if not spec.lights:  # the headlight alone leaves translucent boxes dark
-        spec.worldbody.add_light(pos=[0.3, -0.5, 0.8], dir=[-0.3, 0.5, -0.8], diffuse=[0.6] * 3)
-    model = spec.compile()
-    model.light_castshadow[:] = 0  # shadows cost ten times the rest of a frame on a CPU
-    model.vis.global_.offwidth = max(model.vis.global_.offwidth, width)
-    model.vis.global_.offheight = max(model.vis.global_.offheight, height)
-    return model
-
-
-def _camera(view: dict):
-    import mujoco
-
-    camera = mujoco.MjvCamera()
-    camera.lookat[:] = view["lookat"]
-    camera.distance, camera.azimuth, camera.elevation = (
-        view["distance"],
-        view["azimuth"],
-        view["elevation"],
-    )
-    return camera
-
-
-def _renderer(model, width: int, height: int):
-    """A mujoco.Renderer, or RenderingUnavailable when no OpenGL back end can start."""
-    try:
-        import mujoco
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return mujoco.Renderer(model, height=height, width=width)
-    except Exception as exc:  # the error depends on the back end
-        raise render.RenderingUnavailable(f"no OpenGL back end could start: {exc}") from exc
-
-
 def slow_drop_frames(light_kg, heavy_kg, air_density, start, stop, frame_dt, width, height):
     """Frames (uint8, height x width x 3) of the two-cube drop from `start` to `stop` s of
     simulated time, one every `frame_dt` s, seen from DROP_CAMERA."""
     import mujoco
 
-    model = _dressed_model(scenes.two_cube_drop(light_kg, heavy_kg, air_density), width, height)
+    model = render.picture_model(
+        scenes.two_cube_drop(light_kg, heavy_kg, air_density), width, height
+    )
     data = mujoco.MjData(model)
-    renderer, camera, frames = _renderer(model, width, height), _camera(DROP_CAMERA), []
+    renderer, frames = render.open_renderer(model, width, height), []
+    camera = render.free_camera(**DROP_CAMERA)
     try:
         for k in range(int(round((stop - start) / frame_dt)) + 1):
             while data.time < start + k * frame_dt - 0.5 * model.opt.timestep:
@@ -170,37 +122,7 @@ def show_slow_drop(
     return True
 
 
-def inertia_box_image(xml: str, view: dict = GRIPPER_CAMERA, size=(320, 240)) -> np.ndarray:
-    """One image (uint8) of the model of `xml` at rest with MuJoCo's inertia boxes drawn
-    (mjVIS_INERTIA: each body's uniform box of the same mass and principal inertia)."""
-    import mujoco
-
-    width, height = size
-    model = _dressed_model(xml, width, height)
-    data = mujoco.MjData(model)
-    mujoco.mj_forward(model, data)
-    option = mujoco.MjvOption()
-    option.flags[mujoco.mjtVisFlag.mjVIS_INERTIA] = True
-    renderer = _renderer(model, width, height)
-    try:
-        renderer.update_scene(data, camera=_camera(view), scene_option=option)
-        return renderer.render().copy()
-    finally:
-        renderer.close()
-
-
 def show_inertia_boxes(titled_xml: dict[str, str], view: dict = GRIPPER_CAMERA) -> bool:
-    """Show one image per {title: MJCF text}, side by side, with the inertia boxes drawn;
-    True when shown. Skipped while grading; one line when rendering is impossible."""
-    if in_grader():
-        print("Picture skipped while grading.")
-        return False
-    try:
-        images = {title: inertia_box_image(xml, view) for title, xml in titled_xml.items()}
-    except render.RenderingUnavailable as exc:
-        print(f"Picture skipped: {exc}. {_SKIPPED}")
-        return False
-    import mediapy
-
-    mediapy.show_images(images)
-    return True
+    """Show one picture per {title: MJCF text}, side by side, with MuJoCo's inertia boxes
+    (course.render.show_inertia_boxes) at 320 x 240 pixels, seen from `view`."""
+    return render.show_inertia_boxes(titled_xml, size=(320, 240), **view)
