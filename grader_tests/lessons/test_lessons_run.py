@@ -25,9 +25,12 @@ GRADING_RUN_LIMIT_S = 10
 BOLD_NUMBER = re.compile(r"\*\*(-?\d(?:[\d.,eE+-]*\d)?)\*\*")
 
 
-def execute(lesson: str, tmp_path: Path, grading: bool) -> tuple[nbformat.NotebookNode, float]:
-    """Run the source notebook (solutions and hidden tests included) in a fresh kernel."""
-    nb = nbformat.read(ROOT / "source" / lesson / f"{lesson}.ipynb", as_version=4)
+def execute(
+    lesson: str, tmp_path: Path, grading: bool, step: str = "source"
+) -> tuple[nbformat.NotebookNode, float]:
+    """Run a lesson's notebook (default the source: solutions and hidden tests included; or
+    "release", as a learner gets it) in a fresh kernel."""
+    nb = nbformat.read(ROOT / step / lesson / f"{lesson}.ipynb", as_version=4)
     env = dict(os.environ)
     env.pop("NBGRADER_EXECUTION", None)
     if grading:
@@ -119,3 +122,22 @@ def test_runs_fast_while_graded(lesson, tmp_path):
         if "<video" in str(o.get("data", {}).get("text/html", ""))
     ]
     assert videos == [], "videos must be skipped while grading"
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_blank_release_runs_to_the_end_quietly(lesson, tmp_path):
+    """Run All on the release as a learner gets it: no error, nothing on stderr, at least one
+    function named as not written yet, and no test cell echoing a value (a letter, a
+    docstring) below it."""
+    nb, _ = execute(lesson, tmp_path, grading=False, step="release")
+    assert errors(nb) == [], f"{lesson}: the blank release raised"
+    outputs = [o for c in nb.cells for o in c.get("outputs", [])]
+    assert not [o for o in outputs if o.output_type == "stream" and o.name == "stderr"]
+    assert "Not checked yet" in "\n".join(o.get("text", "") for o in outputs)
+    echoed = [
+        index
+        for index, cell in enumerate(nb.cells)
+        if cell.get("metadata", {}).get("nbgrader", {}).get("grade")
+        and any(o.output_type == "execute_result" for o in cell.get("outputs", []))
+    ]
+    assert echoed == [], f"{lesson}: test cells {echoed} echo a value"
