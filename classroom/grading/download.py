@@ -220,7 +220,7 @@ def _keep_newest(entries: list[Entry]) -> tuple[list[Entry], list[str]]:
         kept.append(versions[-1])
         if len(versions) > 1:
             older = ", ".join(v.path.name for v in versions[:-1])
-            said.append(f"resubmitted: graded the newest, {versions[-1].path.name} (not {older})")
+            said.append(f"graded the newest version, {versions[-1].path.name} (not {older})")
     return kept, said
 
 

@@ -10,6 +10,11 @@ Written into exports/ in the course directory after every run:
   submissions > Grading action: Upload grading worksheet (enable "Offline grading worksheet"
   in the assignment's feedback types first);
 - `questions-<lesson>.csv`: one row per student, one column per test cell (its points).
+
+An LMS holds one grade per student: the second notebook of a student graded with `--copies
+all` ("<id>-copy2") is in the per-question file but not in the LMS files (the report names
+it; the instructor chooses). An LMS file once asked for is kept up to date by every later
+run (a `--student` run included), so exports/ never holds a grade the gradebook has changed.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from pathlib import Path
 from classroom.grading.results import NO_NOTEBOOK, Result
 
 EXPORTS = "exports"
+COPIES_NOTE = "copies"  # the note intake gives a student's second notebook of a lesson
 CANVAS_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 MOODLE_COLUMNS = [
     "Identifier",
@@ -52,11 +58,16 @@ def _sortable(name: str | None, student: str) -> str:
     return f"{last}, {first}" if first else last
 
 
+def for_lms(results: list[Result]) -> list[Result]:
+    """The results an LMS takes: all but the extra copies a `--copies all` run graded."""
+    return [r for r in results if not any(n.kind == COPIES_NOTE for n in r.notes)]
+
+
 def canvas(results: list[Result], lessons: list[str], folder: Path) -> Path:
     """exports/canvas.csv: a row per student, a column per lesson."""
     by_student: dict[str, dict] = {}
     maxima = {lesson: 0.0 for lesson in lessons}
-    for result in results:
+    for result in for_lms(results):
         row = by_student.setdefault(result.student, {"name": result.name})
         row["name"] = row["name"] or result.name
         row[result.lesson] = result.totals()[0]
@@ -73,7 +84,7 @@ def canvas(results: list[Result], lessons: list[str], folder: Path) -> Path:
 def _comment(result: Result) -> str:
     score, maximum = result.totals()
     lost = ", ".join(sorted(result.failures)) or "none"
-    late = f" {result.lateness}." if result.lateness else ""
+    late = f" {result.lateness[:1].upper()}{result.lateness[1:]}." if result.lateness else ""
     if result.status == NO_NOTEBOOK or result.reason:
         return f"{score:g}/{maximum:g}: {result.reason or result.status}.{late}"
     return f"{score:g}/{maximum:g}. Tests not passed: {lost}.{late}"
@@ -82,7 +93,8 @@ def _comment(result: Result) -> str:
 def moodle(results: list[Result], lesson: str, folder: Path) -> Path:
     """exports/moodle-<lesson>.csv: Moodle's offline grading worksheet for one lesson."""
     rows = []
-    for result in sorted((r for r in results if r.lesson == lesson), key=lambda r: r.student):
+    mine = (r for r in for_lms(results) if r.lesson == lesson)
+    for result in sorted(mine, key=lambda r: r.student):
         score, maximum = result.totals()
         identifier = f"Participant {result.student}"
         full_name = result.name or result.student
@@ -102,9 +114,30 @@ def questions(results: list[Result], lesson: str, folder: Path) -> Path:
     return _write(folder / f"questions-{lesson}.csv", ["student", "name", *names, "total"], rows)
 
 
+def _listed(path: Path, column: str, prefix: str = "") -> set[str]:
+    """The student ids in one column of an LMS file (`prefix` removed)."""
+    with open(path, newline="", encoding="utf-8") as handle:
+        return {row.get(column, "").removeprefix(prefix) for row in csv.DictReader(handle)}
+
+
+def asked_before(folder: Path, results: list[Result]) -> set[str]:
+    """The LMS files ("canvas", "moodle") an earlier run wrote into folder for this class:
+    files that list a student of `results` (the demo class, say, leaves them alone)."""
+    students = {r.student for r in results}
+    kinds = set()
+    if (folder / "canvas.csv").is_file() and _listed(folder / "canvas.csv", "ID") & students:
+        kinds.add("canvas")
+    for path in folder.glob("moodle-*.csv"):
+        if _listed(path, MOODLE_COLUMNS[0], "Participant ") & students:
+            kinds.add("moodle")
+    return kinds
+
+
 def write_all(root: Path, results: list[Result], lessons: list[str], kinds=()) -> list[Path]:
-    """The per-question files, and the LMS files of `kinds` ("canvas", "moodle")."""
+    """The per-question files, and the LMS files of `kinds` ("canvas", "moodle") and of the
+    kinds an earlier run wrote for this class (so none keeps a grade the gradebook changed)."""
     folder = Path(root) / EXPORTS
+    kinds = set(kinds) | asked_before(folder, results)
     written = [questions(results, lesson, folder) for lesson in lessons]
     if "canvas" in kinds:
         written.append(canvas(results, lessons, folder))

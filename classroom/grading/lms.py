@@ -6,7 +6,8 @@
   before its extension. The student is the numeric user id (two Smiths stay two students); the
   newest file (the highest attachment id) of a student and lesson is the submission.
 - Moodle: a folder per submission, `<Full Name>_<participant id>_assignsubmission_file_/`,
-  holding the files. The student is the participant id.
+  holding the files (or, with "Download submissions in folders" unticked, and before Moodle
+  3.1, that prefix glued to each file's name). The student is the participant id.
 
 Anything else is read with a pattern (`--pattern`, nbgrader's FileNameCollectorPlugin).
 """
@@ -22,7 +23,7 @@ CANVAS = re.compile(
     re.IGNORECASE,
 )
 MOODLE = re.compile(
-    r"^(?P<name>[^/_]+)_(?P<id>\d+)_assign(?:submission|feedback)_\w+?_/(?P<file>.+)$"
+    r"^(?P<name>[^/_]+)_(?P<id>\d+)_assign(?:submission|feedback)_[a-z0-9]+_/?(?P<file>[^/].*)$"
 )
 RESUBMITTED = re.compile(r"^(?P<stem>.+?)-(?P<n>\d+)(?P<ext>\.[A-Za-z0-9]+)$")
 

@@ -121,7 +121,8 @@ def record(gb, result: Result) -> None:
 def export_csv(
     db_url: str, course_id: str, lessons: list[str], results: list[Result], target: Path | str
 ) -> Path:
-    """nbgrader's CSV export of `lessons` plus status and reason columns."""
+    """nbgrader's CSV export of `lessons` plus status and reason columns, its rows in the
+    order of `lessons`, then by student id (nbgrader's own order is the gradebook's)."""
     from nbgrader.api import Gradebook, MissingEntry
     from nbgrader.plugins.export import CsvExportPlugin
 
@@ -140,6 +141,8 @@ def export_csv(
                 submitted.update((lesson, s.student.id) for s in assignment.submissions)
         with open(plain, newline="", encoding="utf-8") as handle:
             rows = list(csv.DictReader(handle))
+    order = {lesson: number for number, lesson in enumerate(lessons)}
+    rows.sort(key=lambda r: (order.get(r.get("assignment"), len(order)), r.get("student_id", "")))
     fields = list(rows[0].keys()) if rows else ["assignment", "student_id", "score", "max_score"]
     partial = target.with_name(target.name + ".partial")
     with open(partial, "w", newline="", encoding="utf-8") as handle:

@@ -2,8 +2,10 @@
 
 In the feedback chain after HideHiddenTests. The learner reads first what each test found:
 one row per test cell (its name, points and, when it lost them, the likely mistake), then the
-notebook (nbgrader's own contents list, which calls every test "Test cell", is hidden). Long
-lines wrap between words, in outputs too, so no message is cut off.
+notebook (nbgrader's own contents list, which calls every test "Test cell", is hidden). In
+each test cell the box HideHiddenTests wrote (name, points, likely mistake) comes first,
+before what the test printed. Long lines wrap between words (not inside one, as the page's
+Bootstrap style would have it), in outputs too, so no message is cut off.
 """
 
 from __future__ import annotations
@@ -16,10 +18,12 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from classroom.notebooks import grade_id, is_test
 from classroom.preprocessors.hide_hidden_tests import likely_mistake
 
+RESULT_CLASS = "grader-result"  # the class of HideHiddenTests' result box
 # nbgrader's own contents list names every test "Test cell": this table replaces it.
 STYLE = """<style>
 #toc { display: none; }
-.output_area pre, .output_text pre, pre { white-space: pre-wrap; overflow-wrap: anywhere; }
+.output_area pre, .output_text pre, pre { white-space: pre-wrap; word-break: normal;
+  overflow-wrap: anywhere; }
 .grader-result { border: 1px solid #ccc; border-left: 4px solid #4c78a8; padding: .4em .8em;
   margin: .3em 0; background: #f8f9fb; }
 table.grader-summary td, table.grader-summary th { padding: .2em .6em; text-align: left; }
@@ -41,10 +45,23 @@ def summary_rows(nb) -> list[str]:
     return rows
 
 
+def result_box_first(cell) -> None:
+    """Move a test cell's result box (HideHiddenTests' output) before its other outputs."""
+    outputs = list(cell.get("outputs", []))
+    is_box = [RESULT_CLASS in str(o.get("data", {}).get("text/html", "")) for o in outputs]
+    if any(is_box):
+        boxes = [o for o, box in zip(outputs, is_box, strict=True) if box]
+        cell.outputs = boxes + [o for o, box in zip(outputs, is_box, strict=True) if not box]
+
+
 class FeedbackSummary(NbGraderPreprocessor):
-    """Put a table of the tests' results, and the page's wrapping style, at the top."""
+    """Put a table of the tests' results, and the page's wrapping style, at the top, and
+    each test's result box first in its cell."""
 
     def preprocess(self, nb, resources):
+        for cell in nb.cells:
+            if is_test(cell):
+                result_box_first(cell)
         rows = summary_rows(nb)
         if rows:
             table = (

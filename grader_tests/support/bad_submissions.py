@@ -492,9 +492,7 @@ CORPUS = [
         "value",
     ),
     # No test cell runs in the kernel, so a warning there never reaches a test: no note.
-    BadSubmission(
-        "stderr-warning", "a correct answer that warns on stderr", "same", None, _stderr
-    ),
+    BadSubmission("stderr-warning", "a correct answer that warns on stderr", "same", None, _stderr),
     BadSubmission(
         "print-200mb",
         "a correct answer cell that prints 200 MB",
