@@ -52,6 +52,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -111,10 +112,29 @@ def find_bwrap() -> str:
     return path
 
 
-@functools.cache
-def probe() -> str | None:
+_works = False  # set once a sandbox has run in this process: success is cached, failure not
+
+
+def probe(attempts: int = 2) -> str | None:
     """None when a trivial sandbox (Python printing nothing) runs on this machine, else a
-    one-line reason. Computed once per process."""
+    one-line reason. A failure is tried again (a busy machine can fail one start) and is
+    never cached; success is, for the process's life."""
+    global _works
+    if _works:
+        return None
+    reason = None
+    for attempt in range(attempts):
+        if attempt:
+            time.sleep(0.5)
+        reason = _probe_once()
+        if reason is None:
+            _works = True
+            return None
+    return reason
+
+
+def _probe_once() -> str | None:
+    """One try of probe()."""
     if not sys.platform.startswith("linux"):
         return f"the sandbox needs Linux (bubblewrap); this is {sys.platform}"
     try:
@@ -298,6 +318,7 @@ def sandbox_command(
     files: Mapping[str, str] | None = None,
     bwrap: str | None = None,
     hide: Iterable[str] = (),
+    as_pid_1: bool = False,
 ) -> list[str]:
     """The bwrap argv running argv in a sandbox.
 
@@ -309,13 +330,17 @@ def sandbox_command(
     launcher's staged folders); files: inside path -> host file bound read-only there (the
     sandbox's passwd and group); bwrap: the binary (find_bwrap()); hide: folders of the
     Python folders covered by an empty tmpfs (their site-packages, for a process that must
-    see only the standard library), bound before `readonly`, which may bind into them."""
+    see only the standard library), bound before `readonly`, which may bind into them;
+    as_pid_1: argv is the PID namespace's init itself (no bwrap reaper above it: the
+    zygote, which reaps and kills the sandbox's other processes itself)."""
     limits = limits or Limits()
     sources = dict(sources or {})
     args = [bwrap or find_bwrap()]
     args += ["--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-net"]
     args += ["--unshare-uts", "--unshare-cgroup-try", "--disable-userns"]
     args += ["--die-with-parent", "--new-session", "--hostname", "sandbox"]
+    if as_pid_1:
+        args += ["--as-pid-1"]
     args += ["--uid", str(INSIDE_ID), "--gid", str(INSIDE_ID)]
     args += _system_binds()
     for inside, host in (files or {}).items():
@@ -341,10 +366,55 @@ def sandbox_command(
 
 
 # --------------------------------------------------------------------------------------------
+# The seccomp filter: no state that outlives a process in the sandbox's namespaces
+
+# Refused with EPERM to every process of a sandbox: kernel keyrings (a key added to the user
+# keyring outlives the process, and a sandbox's namespaces may serve several submissions:
+# classroom.zygote) and SysV IPC and POSIX message queues (objects that outlive their
+# creator in the IPC namespace). Nothing a notebook needs uses them: NumPy, MuJoCo,
+# matplotlib, multiprocessing's semaphores (files in /dev/shm) do not. Syscalls of another
+# ABI than the machine's own (i386 or x32 on x86_64) are all refused.
+DENIED_SYSCALLS = {
+    # machine: (AUDIT_ARCH_..., {name: number})
+    "x86_64": (0xC000003E, {"add_key": 248, "request_key": 249, "keyctl": 250,
+                            "shmget": 29, "semget": 64, "msgget": 68, "mq_open": 240}),
+    "aarch64": (0xC00000B7, {"add_key": 217, "request_key": 218, "keyctl": 219,
+                             "shmget": 194, "semget": 190, "msgget": 186, "mq_open": 180}),
+}  # fmt: skip
+X32_SYSCALL_BIT = 0x40000000
+
+
+@functools.cache
+def seccomp_program() -> bytes | None:
+    """The classic BPF program (struct sock_filter[]) bwrap --seccomp loads, or None on a
+    machine DENIED_SYSCALLS does not know (the sandbox then runs without it)."""
+    import platform
+    import struct
+
+    known = DENIED_SYSCALLS.get(platform.machine())
+    if known is None:
+        return None
+    arch, numbers = known
+    load, jeq, jge, ret = 0x20, 0x15, 0x35, 0x06
+    allow, deny = 0x7FFF0000, 0x00050000 | 1  # SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO | EPERM
+    checks = [(jge, X32_SYSCALL_BIT)] if platform.machine() == "x86_64" else []
+    checks += [(jeq, number) for number in sorted(numbers.values())]
+    program = [(load, 0, 0, 4)]  # seccomp_data.arch
+    program.append((jeq, 1, 0, arch))  # the machine's own ABI: on; else refused
+    program.append((ret, 0, 0, deny))
+    program.append((load, 0, 0, 0))  # seccomp_data.nr
+    for index, (code, value) in enumerate(checks):
+        program.append((code, len(checks) - index, 0, value))  # to the deny at the end
+    program += [(ret, 0, 0, allow), (ret, 0, 0, deny)]
+    return b"".join(struct.pack("=HBBI", *instruction) for instruction in program)
+
+
+# --------------------------------------------------------------------------------------------
 # The launcher: limits, staged folders and the uid, then bwrap
 
 # Run as `python -I -S -c LAUNCHER spec`: in a private mount namespace (root only) bind each
-# staged folder onto its mount point, set the limits, drop to the slot's uid, exec bwrap.
+# staged folder onto its mount point, set the limits, drop to the slot's uid, exec bwrap
+# (with the seccomp filter on a pipe).
 LAUNCHER = r"""
 import ctypes, json, os, resource, sys
 spec = json.loads(sys.argv[1])
@@ -366,7 +436,14 @@ if spec["uid"] is not None:
     os.setgroups([])
     os.setresgid(spec["gid"], spec["gid"], spec["gid"])
     os.setresuid(spec["uid"], spec["uid"], spec["uid"])
-os.execv(spec["argv"][0], spec["argv"])
+argv = spec["argv"]
+if spec.get("seccomp"):  # bwrap reads the filter from a pipe and applies it to argv
+    read, write = os.pipe()
+    os.write(write, bytes.fromhex(spec["seccomp"]))
+    os.close(write)
+    os.set_inheritable(read, True)
+    argv = [argv[0], "--seccomp", str(read), *argv[1:]]
+os.execv(argv[0], argv)
 """
 
 
@@ -409,7 +486,7 @@ class Sandbox:
     slot: when the grader is root, the sandbox runs as uid/gid SLOT_UID_BASE + slot outside
     (sandboxes of one slot share its RLIMIT_NPROC); writable, readonly, cwd, env: as for
     sandbox_command (env is added to default_env()); course: the course package's folder
-    (default: the installed one; "" for none); hide: as for sandbox_command. Writable
+    (default: the installed one; "" for none); hide, as_pid_1: as for sandbox_command. Writable
     folders are chowned to the slot's uid. Use it as a context manager, or call close(),
     which removes `directory`."""
 
@@ -424,6 +501,7 @@ class Sandbox:
         env: Mapping[str, str] | None = None,
         course: str | None = None,
         hide: Iterable[str] = (),
+        as_pid_1: bool = False,
     ):
         if not 0 <= slot < MAX_SLOTS:
             raise ValueError(f"slot must be in [0, {MAX_SLOTS}), not {slot}")
@@ -431,6 +509,7 @@ class Sandbox:
         self.writable = dict(writable or {})
         self.readonly = list(readonly)
         self.hide = list(hide)
+        self.as_pid_1 = as_pid_1
         self.cwd = cwd
         self.course = course_dir() if course is None else (course or None)
         self.env = {**default_env(self.course), **(env or {})}
@@ -485,7 +564,11 @@ class Sandbox:
         for index, path in enumerate(dict.fromkeys(paths)):
             if os.path.exists(path) and not _reachable(path):
                 point = os.path.join(self.directory, "stage", str(index))
-                os.makedirs(point, exist_ok=True)
+                os.makedirs(os.path.dirname(point), exist_ok=True)
+                if os.path.isdir(path):
+                    os.makedirs(point, exist_ok=True)
+                elif not os.path.exists(point):  # a file is bound onto a file
+                    open(point, "x").close()
                 os.chmod(os.path.dirname(point), 0o755)
                 sources[path] = point
                 self._stage.append((os.path.realpath(path), point))
@@ -517,6 +600,7 @@ class Sandbox:
             sources=self._staged_sources(),
             files=self._files,
             hide=self.hide,
+            as_pid_1=self.as_pid_1,
         )
         # Not root: RLIMIT_NPROC counts all this user's tasks, so allow that many more.
         nproc = None if self.drops else _tasks_of(self.uid) + self.limits.processes
@@ -526,6 +610,7 @@ class Sandbox:
             "uid": self.uid if self.drops else None,
             "gid": self.gid if self.drops else None,
             "stage": self._stage,
+            "seccomp": (seccomp_program() or b"").hex(),
         }
         return [sys.executable, "-I", "-S", "-c", LAUNCHER, json.dumps(spec)]
 

@@ -62,3 +62,13 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         )
     elif "lesson" in metafunc.fixturenames:
         metafunc.parametrize("lesson", LESSONS)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def no_zygote_outlives_its_module():
+    """Warm kernels' zygotes started in this process (GuardedExecute or DecideVerdicts run
+    in-process) are stopped after each module, as a worker stops its own at its end, so no
+    test module finds another's sandboxes alive."""
+    yield
+    if "classroom.zygote" in sys.modules:
+        sys.modules["classroom.zygote"].stop_all()

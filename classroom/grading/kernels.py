@@ -98,6 +98,61 @@ def slice_waits(channel, step: float = 0.5) -> None:
     channel.get_msg = get_msg
 
 
+RECONNECT_MS = 10  # a kernel client's ZMQ reconnect interval, milliseconds
+
+
+async def wait_for_ready(kc, km, timeout: float) -> None:
+    """Wait (at most timeout seconds) until the kernel answers kernel_info on shell and its
+    iopub is connected: the idle status of that very request arrives there.
+
+    jupyter_client's wait_for_ready ends with 0.2 s of iopub silence, a fixed cost for every
+    notebook; waiting for the request's own idle status ends as soon as iopub is known to
+    be connected. Raises RuntimeError ("Kernel didn't respond in N seconds", the message
+    the worker retries on) or when the kernel dies."""
+    deadline = monotonic() + timeout
+    while True:
+        msg_id = kc.kernel_info()
+        reply = await _reply_to(kc.shell_channel, msg_id, min(1.0, timeout))
+        if reply is not None and await _idle_after(kc.iopub_channel, msg_id, 0.1):
+            kc._handle_kernel_info_reply(reply)
+            return
+        if not await ensure_async(km.is_alive()):
+            raise RuntimeError("Kernel died before replying to kernel_info")
+        if monotonic() > deadline:
+            raise RuntimeError(f"Kernel didn't respond in {timeout:g} seconds")
+
+
+async def _reply_to(channel, msg_id: str, timeout: float):
+    """The message on channel answering msg_id within timeout seconds, or None."""
+    end = monotonic() + timeout
+    while (left := end - monotonic()) > 0:
+        try:
+            msg = await ensure_async(channel.get_msg(timeout=left))
+        except Empty:
+            return None
+        if msg["parent_header"].get("msg_id") == msg_id:
+            return msg
+    return None
+
+
+async def _idle_after(channel, msg_id: str, timeout: float) -> bool:
+    """Whether the idle status of request msg_id arrives on iopub within timeout seconds
+    (what came before it is dropped, as jupyter_client's flush drops it)."""
+    end = monotonic() + timeout
+    while (left := end - monotonic()) > 0:
+        try:
+            msg = await ensure_async(channel.get_msg(timeout=left))
+        except Empty:
+            return False
+        if (
+            msg["parent_header"].get("msg_id") == msg_id
+            and msg["msg_type"] == "status"
+            and msg["content"].get("execution_state") == "idle"
+        ):
+            return True
+    return False
+
+
 # --------------------------------------------------------------------------------------------
 # A kernel started ahead of time
 

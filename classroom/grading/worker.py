@@ -125,6 +125,9 @@ class Worker:
         preprocessors.configure(config, sandboxed=self.setup.get("sandboxed", True))
         config.SandboxedKernelManager.slot = self.index
         config.DecideVerdicts.slot = self.index
+        # nbconvert validates the notebook after each of the chain's twenty preprocessors
+        # (jsonschema, about 0.1 s a submission); once, after the last, is enough.
+        config.Exporter.optimistic_validation = True
         config.CourseDirectory.root = str(self.staging)
         config.CourseDirectory.db_url = self.db_url
         if self.setup.get("cell_timeout"):
@@ -189,8 +192,9 @@ class Worker:
             ]
             self._grade(job, result)
 
-    def _submit(self, job: Job, result: Result) -> None:
-        """Pick and read the notebook, and hand it in as submitted/<student>/<lesson>/."""
+    def _submit(self, job: Job, result: Result) -> str:
+        """Pick and read the notebook, and hand it in as submitted/<student>/<lesson>/; the
+        name (stem) of the notebook the student handed in."""
         release = self.release(job.lesson)
         files = [Path(f) for f in job.files]
         chosen, notes, others = submissions.choose_notebook(files, job.lesson, release)
@@ -217,13 +221,14 @@ class Worker:
             shutil.copyfile(extra, target)
         if job.timestamp:
             (submitted / "timestamp.txt").write_text(str(job.timestamp), encoding="utf-8")
+        return chosen.stem
 
     def _grade(self, job: Job, result: Result) -> None:
         started = time.perf_counter()
         if self.config is None:
             self._first_job(job)
         lesson, student = job.lesson, job.student
-        self._submit(job, result)
+        handed_in = self._submit(job, result)
         result.timings["prepare"] = round(time.perf_counter() - started, 3)
         intake_notes = list(result.notes)
         converter = self.Autograde(
@@ -251,7 +256,10 @@ class Worker:
             intake_notes.append(Note("late", f"handed in {result.lateness}; penalty {penalty:g}"))
         try:
             mark = time.perf_counter()
-            result.feedback = str(self._feedback(lesson, student, intake_notes))
+            page = self._feedback(lesson, student, intake_notes)
+            if handed_in != lesson:  # nbgrader's fetch_feedback looks under the learner's name
+                shutil.copyfile(page, page.with_name(f"{handed_in}.html"))
+            result.feedback = str(page)
             result.timings["feedback"] = round(time.perf_counter() - mark, 3)
         except Exception as exc:
             result.notes.append(Note("feedback", f"no feedback HTML: {exc}"))
@@ -360,6 +368,25 @@ def _die_with_parent() -> None:
         pass
 
 
+def _warm_up(setup: dict, index: int, conn) -> None:
+    """Before the first job (while the parent generates the lessons): the slot's zygotes
+    started (their pid reported, as a kernel's, so the pool can kill them with the worker)
+    and the trusted side's imports (the course package, MuJoCo) done. A failure only means
+    the first job starts them itself, or cold kernels."""
+    if setup.get("sandboxed", True):
+        from classroom import zygote
+
+        try:
+            zygote.prestart(index)
+            for pid in zygote.host_pids():
+                conn.send({"type": "kernel", "pid": pid})
+        except Exception as exc:  # noqa: BLE001 - the first notebook tries again
+            print(f"warm kernels not started ahead: {exc}", file=sys.stderr)
+    import mujoco  # noqa: F401 - DecideVerdicts' trusted side needs it and the course
+
+    import course  # noqa: F401
+
+
 def main(conn, setup: dict, index: int) -> None:
     """Run in a child process: receive jobs on conn, send back results, until None."""
     if hasattr(os, "setsid"):
@@ -380,6 +407,7 @@ def main(conn, setup: dict, index: int) -> None:
 
     kernels.IpcKernelManager.kernel_started = lambda pid: conn.send({"type": "kernel", "pid": pid})
     worker = Worker(setup, index, conn.send)
+    _warm_up(setup, index, conn)
     key = bytes.fromhex(setup["key"])
     conn.send({"type": "ready", "pid": os.getpid()})
     try:
@@ -396,6 +424,9 @@ def main(conn, setup: dict, index: int) -> None:
     finally:
         kernels.stop_warm_kernels()
         kernels.remove_socket_dir()
+        from classroom import zygote
+
+        zygote.stop_all()
         try:
             import resource
 

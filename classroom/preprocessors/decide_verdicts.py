@@ -49,6 +49,11 @@ class DecideVerdicts(NbGraderPreprocessor):
         180.0, help="Seconds for all the verdicts of one notebook; tests left score 0."
     ).tag(config=True)
     sandboxed = Bool(True, help="Run the answer process in the sandbox.").tag(config=True)
+    warm = Bool(
+        True,
+        help="Fork the sandboxed answer process from the slot's answer zygote (NumPy and the "
+        "answer server imported once, classroom.zygote); False: a new interpreter each time.",
+    ).tag(config=True)
     slot = Integer(0, help="The sandbox slot (see classroom.sandbox).").tag(config=True)
 
     def preprocess(self, nb, resources):
@@ -64,11 +69,12 @@ class DecideVerdicts(NbGraderPreprocessor):
         # Why a name an answer cell meant to define is not there (the cell stopped at a
         # forbidden import): said instead of "does not define".
         self._why_missing: dict[str, str] = {}
-        box = answer_sandbox(self.slot) if self.sandboxed else None
-        answers = boundary.AnswerProcess(
+        answers, held = answer_process(
+            self.slot,
+            sandboxed=self.sandboxed,
+            warm=self.warm,
             call_timeout=self.call_timeout,
             setup_names=lesson.setup_names,
-            launcher=box.command if box is not None else None,
         )
         try:
             _starting(answers.start)
@@ -81,9 +87,7 @@ class DecideVerdicts(NbGraderPreprocessor):
                     self._run_learner_cell(nb, index, cell, answers)
             self._record_predictions(nb, answers)
         finally:
-            answers.close()
-            if box is not None:
-                box.close()
+            close_answer_process(answers, held)
         return nb, resources
 
     # the answer process ---------------------------------------------------------------------
@@ -207,3 +211,62 @@ def answer_sandbox(slot: int):
     readonly = [str(boundary.numpy_only_site()), *map(str, boundary.numpy_dirs())]
     readonly.append(str(boundary.SERVER_SCRIPT))
     return sandbox.Sandbox(slot=slot, course="", readonly=readonly, hide=sandbox.site_packages())
+
+
+def answer_process(slot: int, *, sandboxed: bool = True, warm: bool = True, **options):
+    """(an AnswerProcess, not started; what holds its sandbox, for close_answer_process):
+    warm, forked by the slot's answer zygote (a cold one when that cannot start); cold, in a
+    sandbox of its own; unsandboxed, a plain process. options: AnswerProcess's."""
+    if not sandboxed:
+        return boundary.AnswerProcess(**options), None
+    if warm:
+        from classroom import zygote
+
+        try:
+            held = zygote.answer_zygote(
+                slot,
+                lambda: answer_sandbox(slot),
+                str(boundary.SERVER_SCRIPT),
+                str(boundary.numpy_only_site()),
+            )
+            return boundary.AnswerProcess(spawner=_forker(held), **options), held
+        except (zygote.ZygoteGone, OSError) as error:
+            import logging
+
+            logging.getLogger(__name__).warning("warm answer process unavailable: %s", error)
+    box = answer_sandbox(slot)
+    return boundary.AnswerProcess(launcher=box.command, **options), box
+
+
+def _forker(held):
+    """A spawner for AnswerProcess: the command forked by the zygote `held`, in a sandbox
+    made as new first (a restart of the answer process starts afresh, as a cold one does)."""
+    from classroom import sandbox, zygote
+
+    def spawn(command: list[str]):
+        if held.dirty:
+            why = held.reset()
+            if why is not None:
+                raise boundary.AnswerProcessGone(
+                    f"The process for your answers did not start ({why})"
+                )
+        try:
+            return zygote.spawn_with_pipes(held, command, held.box.env, sandbox.HOME)
+        except zygote.ZygoteGone as error:
+            raise boundary.AnswerProcessGone(
+                "The process for your answers did not start", str(error)
+            ) from None
+
+    return spawn
+
+
+def close_answer_process(answers, held) -> None:
+    """Stop the answer process; then its sandbox goes (cold) or is made as new (warm: every
+    process in it killed, /tmp and /dev/shm emptied; discarded when that fails)."""
+    answers.close()
+    if held is None:
+        return
+    if hasattr(held, "reset"):
+        held.reset()
+    else:
+        held.close()

@@ -13,8 +13,10 @@ nbgrader_config.py), and:
   and the run goes on;
 - every output a cell can emit counts against its cap (`max_output_chars`): streams,
   display data, results, errors (message and traceback) and display updates;
-- kernels from `classroom.grading.kernels`: on Unix sockets, one started ahead for the next
-  notebook, read in short slices.
+- kernels forked from the worker slot's zygote (`warm`, classroom.zygote: the interpreter,
+  ipykernel and the set-up's imports paid once per worker), or cold kernels from
+  `classroom.grading.kernels` (on Unix sockets, one started ahead for the next notebook);
+  either way read in short slices.
 
 What happened is recorded as notes in the notebook's metadata (`record_note`).
 """
@@ -26,6 +28,7 @@ import os
 from queue import Empty
 from time import monotonic
 
+import zmq
 from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbclient.util import ensure_async, run_sync
@@ -83,10 +86,16 @@ class GuardedExecute(Execute):
         8, help="Kernel restarts allowed per notebook before the rest is left unrun."
     ).tag(config=True)
     shutdown_kernel = Unicode("immediate").tag(config=True)
+    warm = Bool(
+        True,
+        help="Fork each sandboxed kernel from the worker slot's zygote, a sandboxed Python "
+        "with ipykernel, NumPy, MuJoCo, matplotlib and the course imported once "
+        "(classroom.zygote); False: a cold kernel (a new interpreter) for every notebook.",
+    ).tag(config=True)
     warm_kernels = Bool(
         True,
-        help="Start the next notebook's kernel while this one's grades are saved, so kernel "
-        "start-up is off the critical path.",
+        help="Cold kernels only: start the next notebook's kernel while this one's grades are "
+        "saved, so kernel start-up is off the critical path.",
     ).tag(config=True)
 
     sandboxed = Bool(
@@ -108,7 +117,21 @@ class GuardedExecute(Execute):
         from classroom import sandbox
 
         sandbox.require()
+        if self.warm:
+            from classroom import zygote
+
+            return zygote.WarmKernelManager
         return sandbox.SandboxedKernelManager
+
+    @property
+    def _ahead(self) -> bool:
+        """Whether kernels are started ahead: cold kernels only (a fork needs no head start,
+        and the slot's sandbox holds one kernel at a time)."""
+        from classroom import zygote
+
+        return self.warm_kernels and not issubclass(
+            self.kernel_manager_class, zygote.WarmKernelManager
+        )
 
     # nbclient hooks ---------------------------------------------------------------------
 
@@ -187,7 +210,7 @@ class GuardedExecute(Execute):
                 await self._run_cell(index, cell)
         finally:
             await self._stop_kernel()
-            if self.warm_kernels:
+            if self._ahead:
                 await self._start_warm_kernel()
         self._note_the_run(unrun)
 
@@ -273,7 +296,7 @@ class GuardedExecute(Execute):
 
     async def _start_kernel(self):
         moved = False
-        if self.km is None and self.warm_kernels:
+        if self.km is None and self._ahead:
             self.km = await kernels.take_warm(self._kernel_name())
             moved = self.km is not None
         if self.km is None:
@@ -288,6 +311,22 @@ class GuardedExecute(Execute):
         reply = await self.async_wait_for_reply(await ensure_async(self.kc.kernel_info()))
         if reply and "language_info" in reply["content"]:
             self.nb.metadata["language_info"] = reply["content"]["language_info"]
+
+    async def async_start_new_kernel_client(self):
+        """nbclient's, waiting for the kernel with kernels.wait_for_ready (no fixed 0.2 s
+        of iopub silence), its sockets retrying a connection every 10 ms, not ZMQ's 100 ms
+        (they connect before a just forked kernel has bound its sockets)."""
+        try:
+            self.kc = self.km.client()
+            self.kc.context.setsockopt(zmq.RECONNECT_IVL, kernels.RECONNECT_MS)
+            await ensure_async(self.kc.start_channels())
+            await kernels.wait_for_ready(self.kc, self.km, self.startup_timeout)
+        except Exception as error:
+            self.log.error("Error starting a kernel client: %s", error)
+            await self._async_cleanup_kernel()
+            raise
+        self.kc.allow_stdin = False
+        return self.kc
 
     async def _move_kernel(self, folder: str) -> None:
         """Give a kernel started ahead this notebook's folder (a sandbox gets a copy)."""

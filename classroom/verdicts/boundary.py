@@ -411,7 +411,10 @@ class AnswerProcess:
     max_message: bytes of JSON in one message; max_callbacks: trusted-function calls allowed
     in one top-level call; max_memory: the process's address space, bytes (0: no limit);
     setup_names: names that, undefined, mean the code looks its answer up; launcher: wraps
-    the command line (e.g. in a sandbox) and is kept for restart().
+    the command line (e.g. in a sandbox) and is kept for restart(); spawner: instead of
+    Popen, starts the command and returns a Popen-like process whose stdin, stdout and
+    stderr are pipes to this process and whose kill() ends its process group (a warm
+    answer process forked by classroom.zygote), also kept for restart().
     """
 
     def __init__(
@@ -425,6 +428,7 @@ class AnswerProcess:
         setup_names=SETUP_NAMES,
         python: str | None = None,
         launcher: Callable[[list[str]], list[str]] | None = None,
+        spawner: Callable[[list[str]], Any] | None = None,
     ):
         self.call_timeout, self.start_timeout = call_timeout, start_timeout
         self.max_message, self.max_callbacks, self.max_memory = (
@@ -433,6 +437,7 @@ class AnswerProcess:
             max_memory,
         )
         self.setup_names, self.python, self.launcher = frozenset(setup_names), python, launcher
+        self.spawner = spawner
         self._proc: subprocess.Popen | None = None
         self._channel: _Channel | None = None
         self._stderr: _StderrTail | None = None
@@ -508,7 +513,18 @@ class AnswerProcess:
     def _spawn(self, command: list[str]) -> None:
         self._workdir = Path(tempfile.mkdtemp(prefix="answers-"))
         env = dict(CHILD_ENV, HOME=str(self._workdir))
-        self._proc = subprocess.Popen(
+        if self.spawner is not None:
+            self._proc = self.spawner(command)
+        else:
+            self._proc = self._popen(command, env)
+        self._stderr = _StderrTail(self._proc.stderr)
+        self._channel = _Channel(
+            self._proc.stdout.fileno(), self._proc.stdin.fileno(), self.max_message
+        )
+        self._dead = None
+
+    def _popen(self, command: list[str], env: dict) -> subprocess.Popen:
+        return subprocess.Popen(
             command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -519,11 +535,6 @@ class AnswerProcess:
             close_fds=True,
             start_new_session=True,  # its own process group: close() kills what it forks too
         )
-        self._stderr = _StderrTail(self._proc.stderr)
-        self._channel = _Channel(
-            self._proc.stdout.fileno(), self._proc.stdin.fileno(), self.max_message
-        )
-        self._dead = None
 
     def _hello(self, deadline: float) -> dict:
         try:
@@ -556,7 +567,9 @@ class AnswerProcess:
             self._dead = reason
         proc, self._proc = self._proc, None
         if proc is not None:
-            if proc.returncode is None:  # not reaped yet, so its pid names its group still
+            if not isinstance(proc, subprocess.Popen):  # a spawner's: kill() ends its group
+                proc.kill()
+            elif proc.returncode is None:  # not reaped yet, so its pid names its group still
                 try:
                     os.killpg(proc.pid, signal.SIGKILL)
                 except (ProcessLookupError, PermissionError):

@@ -222,9 +222,9 @@ def boot_seconds() -> float:
 
 
 def run_processes(root: Path, since: float, token: str = "") -> list[Proc]:
-    """Live processes of a run: this process's descendants (it is their subreaper), those
-    naming the course or the token, and those of the sandbox slots' uids started since the
-    run began that no other live process owns (another developer's grader owns its own)."""
+    """Live processes of a run, all started since it began: this process's descendants (it
+    is their subreaper), those naming the course or the token, and those of the sandbox
+    slots' uids that no other live process owns (another developer's grader owns its own)."""
     table, me = process_table(), os.getpid()
 
     def ancestors(pid: int) -> list[int]:
@@ -242,7 +242,8 @@ def run_processes(root: Path, since: float, token: str = "") -> list[Proc]:
         named = str(root) in proc.cmdline or (token and token in proc.cmdline)
         orphan = proc.uid in SLOT_UIDS and proc.start >= since - 2
         orphan = orphan and all(table[p].uid in SLOT_UIDS for p in chain if p in table and p != 1)
-        if me in chain or named or orphan:
+        mine = me in chain and proc.start >= since - 2  # not an earlier test's
+        if mine or named or orphan:
             found.append(proc)
     return found
 

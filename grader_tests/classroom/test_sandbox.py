@@ -594,3 +594,23 @@ def test_a_restart_never_writes_or_chowns_through_links_the_learner_planted(tmp_
         before.st_mode,
     )
     assert tmp_path.stat().st_uid == os.getuid()
+
+
+def test_probe_tries_again_and_never_caches_a_failure(monkeypatch):
+    """A start that fails once (a busy machine) is tried again; a failure is not remembered,
+    so a later call can still find the sandbox working; success is remembered."""
+    answers = iter(["bwrap: busy", None, "bwrap: busy", "bwrap: busy", None])
+    calls = []
+
+    def once():
+        calls.append(1)
+        return next(answers)
+
+    monkeypatch.setattr(sandbox, "_works", False)
+    monkeypatch.setattr(sandbox, "_probe_once", once)
+    monkeypatch.setattr(sandbox.time, "sleep", lambda seconds: None)
+    assert sandbox.probe() is None and len(calls) == 2
+    monkeypatch.setattr(sandbox, "_works", False)
+    assert sandbox.probe() == "bwrap: busy" and len(calls) == 4
+    assert sandbox.probe() is None and len(calls) == 5
+    assert sandbox.probe() is None and len(calls) == 5

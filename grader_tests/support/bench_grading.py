@@ -1,22 +1,31 @@
-"""Benchmark: grading a synthetic class four ways, in one run (not a pytest test).
+"""Benchmark: grading a synthetic class four ways, in one run (not a pytest test), and where a
+notebook's time goes, lesson by lesson.
 
-    .venv/bin/python grader_tests/bench_grading.py                  # 40 submissions of lesson 01
-    .venv/bin/python grader_tests/bench_grading.py --submissions 60 --lesson 01-world-as-text
+    .venv/bin/python grader_tests/support/bench_grading.py            # 40 submissions of lesson 01
+    .venv/bin/python grader_tests/support/bench_grading.py --submissions 60 --rounds 2
 
 The class: half complete, a fifth blank, the rest the lesson's typical mistakes
 (grader_tests/mistakes/<lesson>/), each a real notebook handed in as submitted/<s>/<lesson>/.
 
-1. plain `nbgrader autograde <lesson>`: one nbgrader process, one submission after another;
+1. plain `nbgrader autograde <lesson>` with cold kernels (`--GuardedExecute.warm=False
+   --DecideVerdicts.warm=False`: nbgrader as issue 17 measured it), one submission after
+   another; and again with this configuration's defaults (warm kernels), for comparison;
 2. plain nbclient: the notebooks nbgrader graded (hidden tests in), outputs cleared, executed
-   one after another with nbclient and nothing else; the floor for any grader;
+   one after another with nbclient and nothing else, unsandboxed, cold kernels;
 3. `python -m classroom.grade --workers 1`;
 4. `python -m classroom.grade` with all cores.
 
-Each way starts from a fresh course directory; times are wall-clock seconds of the whole
-command, start-up included. With --rounds R the four ways run R times (every other round in
-reverse order) and each way's best time is kept, which evens out other load on the machine.
-It prints seconds per submission, submissions per minute and the ratios the issue asks for,
-and checks that 1, 3 and 4 give every student the same score.
+Every way but 2 runs sandboxed. Each starts from a fresh course directory; times are
+wall-clock seconds of the whole command, start-up included. With --rounds R the ways run R
+times (every other round in reverse order) and each way's best time is kept, which evens out
+other load on the machine. It prints seconds per submission, submissions per minute, the
+ratios issue 17 asks for, and checks that every way gives every student the same score.
+
+The breakdown (`--breakdown`, on by default; `--lessons` picks them) runs one complete
+notebook of each lesson through GuardedExecute, sandboxed, cold and then warm (the first warm
+notebook starts the zygote, not timed; the next ones are), and prints per notebook: kernel
+(start until it answers, and stop), imports (the set-up cell), cells (every other cell the
+grader runs), the answer process's start, and each cell over 0.3 s.
 """
 
 from __future__ import annotations
@@ -36,7 +45,7 @@ for folder in (str(REPO_ROOT), str(HERE)):
 
 import nbgrader_harness as harness  # noqa: E402
 
-from classroom import build  # noqa: E402
+from classroom import build, notebooks  # noqa: E402
 
 
 def synthetic_class(lesson: str, count: int) -> dict:
@@ -71,13 +80,18 @@ def totals(course: Path, lesson: str) -> dict:
     return {student: sum(s for s, _ in cells.values()) for student, cells in scores.items()}
 
 
-def run_nbgrader(folder: Path, lesson: str, students: dict) -> tuple[float, dict, Path]:
+COLD = ["--GuardedExecute.warm=False", "--DecideVerdicts.warm=False"]
+
+
+def run_nbgrader(folder: Path, lesson: str, students: dict, options=()) -> tuple[float, dict, Path]:
+    """Seconds of `nbgrader autograde lesson` (with options) over the class, the scores, the
+    course folder."""
     course = harness.prepare_course(lesson, folder)  # generate_assignment, not timed
     for student, nb in students.items():
         harness.write_submission(course, lesson, student, nb)
     start = time.perf_counter()
     run = harness.run_nbgrader(
-        course, ["autograde", lesson, "--force"], timeout=120 + 60 * len(students)
+        course, ["autograde", lesson, "--force", *options], timeout=120 + 60 * len(students)
     )
     seconds = time.perf_counter() - start
     if run.returncode != 0:
@@ -92,9 +106,9 @@ def run_nbclient(course: Path, lesson: str) -> float:
     env_before = dict(os.environ)
     os.environ.update(harness.nbgrader_env(course))
     os.environ["NBGRADER_EXECUTION"] = "autograde"
-    notebooks = sorted((course / "autograded").glob(f"*/{lesson}/{lesson}.ipynb"))
+    paths = sorted((course / "autograded").glob(f"*/{lesson}/{lesson}.ipynb"))
     prepared = []
-    for path in notebooks:
+    for path in paths:
         nb = notebooks.read(path)
         for cell in nb.cells:
             if cell.cell_type == "code":
@@ -138,6 +152,252 @@ def run_command(folder: Path, lesson: str, students: dict, workers: int) -> tupl
     return seconds, totals(course, lesson)
 
 
+# --------------------------------------------------------------------------------------------
+# Where one notebook's time goes
+
+
+def timed_execute_class():
+    """GuardedExecute recording seconds per phase: kernel (start until ready, and stop),
+    each cell it runs (by index)."""
+    from classroom.preprocessors import GuardedExecute
+
+    class Timed(GuardedExecute):
+        run_tests = False  # True: test cells run in the kernel too, as plain nbgrader runs them
+
+        def _runnable(self, cell) -> bool:
+            if self.run_tests and cell.cell_type == "code" and cell.source.strip():
+                return True
+            return super()._runnable(cell)
+
+        def preprocess(self, nb, resources=None, km=None):
+            self.seconds = {"kernel": 0.0, "cells": {}}
+            return super().preprocess(nb, resources, km)
+
+        async def _start_kernel(self):
+            start = time.perf_counter()
+            try:
+                return await super()._start_kernel()
+            finally:
+                self.seconds["kernel"] += time.perf_counter() - start
+
+        async def _stop_kernel(self):
+            start = time.perf_counter()
+            try:
+                return await super()._stop_kernel()
+            finally:
+                self.seconds["kernel"] += time.perf_counter() - start
+
+        async def _run_cell(self, index, cell):
+            start = time.perf_counter()
+            try:
+                return await super()._run_cell(index, cell)
+            finally:
+                self.seconds["cells"][index] = time.perf_counter() - start
+
+    return Timed
+
+
+def time_notebook(lesson: str, folder: Path, warm: bool, slot: int) -> dict:
+    """One complete notebook of lesson through GuardedExecute (sandboxed, warm or cold):
+    {"kernel", "imports", "cells", "tests": seconds, "slow": {cell index: (first line,
+    seconds)}}. "cells" are the cells the grader's kernel runs (not the set-up cell, not the
+    tests); "tests" the test cells, timed apart: the source notebook (solutions and hidden
+    tests in) run with its test cells in the kernel, as plain nbgrader would run them."""
+    from traitlets.config import Config
+
+    config = Config()
+    config.GuardedExecute.warm = warm
+    config.GuardedExecute.warm_kernels = False  # a cold kernel started ahead hides its cost
+    config.SandboxedKernelManager.slot = slot
+    config.Execute.timeout = 60
+    nb = harness.filled_release(lesson)
+    folder.mkdir(parents=True, exist_ok=True)
+    executor = timed_execute_class()(config=config)
+    os.environ["NBGRADER_EXECUTION"] = "autograde"
+    try:
+        executor.preprocess(nb, {"metadata": {"path": str(folder)}})
+    finally:
+        os.environ.pop("NBGRADER_EXECUTION", None)
+    cells = executor.seconds["cells"]
+    setup = min(cells) if cells else None
+    slow = {
+        index: (nb.cells[index].source.strip().splitlines()[0][:60], seconds)
+        for index, seconds in cells.items()
+        if index != setup
+    }
+    return {
+        "kernel": executor.seconds["kernel"],
+        "imports": cells.get(setup, 0.0),
+        "cells": sum(v for k, v in cells.items() if k != setup),
+        "tests": time_tests(lesson, folder, config),
+        "slow": slow,
+    }
+
+
+def time_tests(lesson: str, folder: Path, config) -> float:
+    """Seconds the source notebook's test cells take in the kernel (its other cells run
+    first, untimed for this sum)."""
+    from classroom.notebooks import is_test
+
+    nb = notebooks.read_lesson(lesson, "source", REPO_ROOT)
+    executor = timed_execute_class()(config=config)
+    executor.run_tests = True
+    os.environ["NBGRADER_EXECUTION"] = "autograde"
+    try:
+        executor.preprocess(nb, {"metadata": {"path": str(folder)}})
+    finally:
+        os.environ.pop("NBGRADER_EXECUTION", None)
+    times = executor.seconds["cells"]
+    return sum(seconds for index, seconds in times.items() if is_test(nb.cells[index]))
+
+
+def time_answer_process(warm: bool, slot: int) -> float:
+    """Seconds to start a sandboxed answer process (warm: forked by the slot's zygote) and
+    run one cell in it."""
+    from classroom.preprocessors import decide_verdicts
+    from classroom.verdicts import boundary
+
+    start = time.perf_counter()
+    answers, box = decide_verdicts.answer_process(slot, sandboxed=True, warm=warm)
+    try:
+        answers.start()
+        answers.exec_cell("x = 1")
+    finally:
+        decide_verdicts.close_answer_process(answers, box)
+    del boundary
+    return time.perf_counter() - start
+
+
+def breakdown(lessons: list[str], base: Path, repeats: int = 3, slot: int = 930) -> dict:
+    """{lesson: {"cold": timings, "warm": timings}}, each the best of `repeats` notebooks
+    (per phase), printed as a table; the zygotes' start is not timed."""
+    from classroom import zygote
+
+    found = {}
+    time_notebook(lessons[0], base / "zygote-start", True, slot)  # starts the zygote
+    time_answer_process(True, slot)
+    for lesson in lessons:
+        found[lesson] = {}
+        for mode in ("cold", "warm"):
+            runs = [
+                time_notebook(lesson, base / f"{lesson}-{mode}-{n}", mode == "warm", slot)
+                for n in range(repeats)
+            ]
+            keys = ("kernel", "imports", "cells", "tests")
+            best = {key: min(r[key] for r in runs) for key in keys}
+            best["answers"] = min(time_answer_process(mode == "warm", slot) for _ in runs)
+            best["slow"] = [  # each cell's best time over the runs, those over 0.3 s
+                (index, line, min(r["slow"][index][1] for r in runs))
+                for index, (line, _) in runs[0]["slow"].items()
+                if min(r["slow"][index][1] for r in runs) > 0.3
+            ]
+            found[lesson][mode] = best
+    zygote.stop_all()
+    print_breakdown(found)
+    return found
+
+
+def print_breakdown(found: dict) -> None:
+    print()
+    print("Per notebook (a complete one, sandboxed, NBGRADER_EXECUTION=autograde), seconds:")
+    print(
+        "(kernel: start and stop; imports: the set-up cell; cells: the others the grader's "
+        "kernel runs;\n tests: the test cells, timed in a kernel as plain nbgrader runs them; "
+        "answers: the answer process's start)"
+    )
+    header = f"{'lesson':<28} {'mode':<5} {'kernel':>7} {'imports':>8} {'cells':>7}"
+    print(header + f" {'tests':>6} {'answers':>8} {'total':>7}")
+    for lesson, modes in found.items():
+        for mode, t in modes.items():
+            total = t["kernel"] + t["imports"] + t["cells"] + t["tests"] + t["answers"]
+            print(
+                f"{lesson:<28} {mode:<5} {t['kernel']:7.2f} {t['imports']:8.2f} "
+                f"{t['cells']:7.2f} {t['tests']:6.2f} {t['answers']:8.2f} {total:7.2f}"
+            )
+    print("Cells over 0.3 s (warm kernel, best of the runs, besides the set-up cell):")
+    for lesson, modes in found.items():
+        for index, line, seconds in modes["warm"]["slow"]:
+            print(f"  {lesson} cell {index}: {seconds:.2f} s  {line}")
+
+
+# --------------------------------------------------------------------------------------------
+# The four ways
+
+
+WAYS = ("nbgrader", "nbgrader-warm", "nbclient", "one", "all")
+
+
+def run_ways(args, students: dict, workers: int, base: Path) -> tuple[dict, dict]:
+    """({way: [seconds per round]}, {way: scores}) over args.rounds rounds."""
+    times: dict[str, list[float]] = {way: [] for way in WAYS}
+    scores: dict[str, dict] = {}
+    graded = None
+    for number in range(args.rounds):
+        order = list(WAYS) if number % 2 == 0 else ["all", "one", "nbgrader-warm", "nbgrader"]
+        if number % 2:
+            order.append("nbclient")  # it runs the notebooks nbgrader graded
+        for way in order:
+            folder = base / f"round{number}"
+            if way == "nbgrader":
+                seconds, scores[way], graded = run_nbgrader(
+                    folder / "nbgrader", args.lesson, students, COLD
+                )
+            elif way == "nbgrader-warm":
+                seconds, scores[way], _ = run_nbgrader(
+                    folder / "nbgrader-warm", args.lesson, students
+                )
+            elif way == "nbclient":
+                seconds = run_nbclient(graded, args.lesson)
+            elif way == "one":
+                seconds, scores[way] = run_command(folder / "one-worker", args.lesson, students, 1)
+            else:
+                seconds, scores[way] = run_command(
+                    folder / "all-workers", args.lesson, students, workers
+                )
+            times[way].append(seconds)
+            print(f"  round {number + 1}: {way}: {seconds:.1f} s", flush=True)
+    return times, scores
+
+
+def print_ways(times: dict, n: int, workers: int) -> dict:
+    """The table of the ways; {way: best seconds}."""
+    best = {way: min(seconds) for way, seconds in times.items()}
+    names = {
+        "nbgrader": "nbgrader autograde, cold kernels",
+        "nbgrader-warm": "nbgrader autograde, warm kernels",
+        "nbclient": "nbclient only, cold, unsandboxed",
+        "one": "grade command, 1 worker",
+        "all": f"grade command, {workers} workers",
+    }
+    base = best["nbgrader"]
+    print()
+    print(f"{'way':<34} {'total s':>8} {'s/submission':>13} {'subs/min':>9} {'vs nbgrader':>12}")
+    for way, name in names.items():
+        seconds = best[way]
+        print(
+            f"{name:<34} {seconds:8.1f} {seconds / n:13.2f} {60 * n / seconds:9.1f} "
+            f"{base / seconds:11.2f}x"
+        )
+    return best
+
+
+def print_targets(best: dict, n: int, workers: int, cells: float | None) -> None:
+    """Issue 17's ratios: speed-up over cold sequential nbgrader, time per submission over
+    the sum of the lesson's cell times (wall / n with all workers, and worker-seconds / n)."""
+    print()
+    speed = best["nbgrader"] / best["all"]
+    print(f"speed-up, {workers} workers vs sequential cold nbgrader: {speed:.2f}x (goal >= 3x)")
+    per = best["all"] / n
+    print(f"time per submission, {workers} workers: {per:.2f} s wall, {workers * per:.2f} worker-s")
+    if cells:
+        print(
+            f"  vs the sum of the notebook's cell times ({cells:.2f} s: every code cell, "
+            f"set-up and tests in, warm kernel): {per / cells:.2f}x wall, "
+            f"{workers * per / cells:.2f}x worker-s (goal <= 1.3x)"
+        )
+    print(f"1 worker vs nbclient alone: {100 * (best['one'] / best['nbclient'] - 1):+.0f} %")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lesson", default="01-world-as-text")
@@ -145,73 +405,43 @@ def main(argv=None) -> int:
     parser.add_argument("--workers", type=int, default=None, help="default: the cores")
     parser.add_argument("--out", type=Path, default=None, help="keep the course folders here")
     parser.add_argument("--rounds", type=int, default=1, help="repeat, keep each way's best")
+    parser.add_argument("--lessons", nargs="*", default=None, help="breakdown: default all")
+    parser.add_argument("--no-breakdown", dest="breakdown", action="store_false")
+    parser.add_argument("--no-ways", dest="ways", action="store_false")
     args = parser.parse_args(argv)
     from classroom.grade import default_workers
 
     workers = args.workers or default_workers()
     students = synthetic_class(args.lesson, args.submissions)
     n = len(students)
-
     import tempfile
 
     base = args.out or Path(tempfile.mkdtemp(prefix="bench-grading-"))
     base.mkdir(parents=True, exist_ok=True)
     print(f"{n} submissions of {args.lesson}; {default_workers()} cores; work in {base}")
-
-    # Each round runs the four ways; later rounds reverse the order, and the best time of each
-    # way is kept, so a burst of other work on the machine does not favour one way.
-    times: dict[str, list[float]] = {"nbgrader": [], "nbclient": [], "one": [], "all": []}
-    for number in range(args.rounds):
-        order = ["nbgrader", "nbclient", "one", "all"]
-        if number % 2:
-            order = ["all", "one", "nbgrader", "nbclient"]
-        for way in order:
-            folder = base / f"round{number}"
-            if way == "nbgrader":
-                seconds, s_nbgrader, graded = run_nbgrader(
-                    folder / "nbgrader", args.lesson, students
-                )
-            elif way == "nbclient":
-                seconds = run_nbclient(graded, args.lesson)
-            elif way == "one":
-                seconds, s_one = run_command(folder / "one-worker", args.lesson, students, 1)
-            else:
-                seconds, s_all = run_command(folder / "all-workers", args.lesson, students, workers)
-            times[way].append(seconds)
-            print(f"  round {number + 1}: {way}: {seconds:.1f} s", flush=True)
-    t_nbgrader, t_nbclient = min(times["nbgrader"]), min(times["nbclient"])
-    t_one, t_all = min(times["one"]), min(times["all"])
-    rows = [
-        ("nbgrader autograde, sequential", t_nbgrader),
-        ("nbclient only, sequential", t_nbclient),
-        ("grade command, 1 worker", t_one),
-        (f"grade command, {workers} workers", t_all),
-    ]
-
-    print()
-    print(f"{'way':<34} {'total s':>8} {'s/submission':>13} {'subs/min':>9} {'vs nbgrader':>12}")
-    for name, seconds in rows:
-        print(
-            f"{name:<34} {seconds:8.1f} {seconds / n:13.2f} {60 * n / seconds:9.1f} "
-            f"{t_nbgrader / seconds:11.2f}x"
-        )
-    print()
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    cells = None
+    if args.breakdown:
+        lessons = args.lessons or notebooks.discover_lessons(REPO_ROOT)
+        found = breakdown(lessons, base / "breakdown")
+        if args.lesson in found:
+            warm = found[args.lesson]["warm"]
+            cells = warm["imports"] + warm["cells"] + warm["tests"]
+    if not args.ways:
+        return 0
+    times, scores = run_ways(args, students, workers, base)
+    best = print_ways(times, n, workers)
+    print_targets(best, n, workers, cells)
+    print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    reference = scores["nbgrader"]
+    agree = all(found == reference for found in scores.values())
     print(
-        f"speed-up, {workers} workers vs sequential nbgrader: {t_nbgrader / t_all:.2f}x "
-        "(goal >= 1.7x)"
+        f"scores agree between every way (cold nbgrader the reference): {'yes' if agree else 'NO'}"
     )
-    print(
-        f"overhead, 1 worker vs nbclient alone: {100 * (t_one / t_nbclient - 1):+.0f} % "
-        "(goal <= +25 %)"
-    )
-    print(f"overhead, 1 worker vs sequential nbgrader: {100 * (t_one / t_nbgrader - 1):+.0f} %")
-    agree = s_nbgrader == s_one == s_all
-    print(f"scores agree between nbgrader and the command: {'yes' if agree else 'NO'}")
-    if not agree:
-        for student in sorted(s_nbgrader):
-            trio = (s_nbgrader.get(student), s_one.get(student), s_all.get(student))
-            if len(set(trio)) > 1:
-                print(f"  {student}: nbgrader {trio[0]}, 1 worker {trio[1]}, all {trio[2]}")
+    for student in sorted(reference):
+        row = {way: got.get(student) for way, got in scores.items()}
+        if len(set(row.values())) > 1:
+            print(f"  {student}: {row}")
     return 0 if agree else 1
 
 
