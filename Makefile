@@ -63,7 +63,7 @@ test: $(STAMP) $(COLAB_STAMP)
 build: $(STAMP)
 	$(BIN)/python -m classroom.build
 
-## grade: grade the bundled demo class into autograded/, feedback/ and grades.csv
+## grade: grade the bundled demo class into .grading/demo/ (the course's own records untouched)
 grade: $(STAMP)
 	$(BIN)/python -m classroom.grade --demo
 

@@ -163,15 +163,18 @@ def lesson_section(lesson: str, results: list[Result], root: Path) -> str:
     return "\n".join(parts)
 
 
-def write(root: Path, results: list[Result], lessons: list[str], course: str = "") -> Path:
-    """Write class_report.html in the course directory; its path."""
+def write(
+    root: Path, results: list[Result], lessons: list[str], course: str = "", out: Path | None = None
+) -> Path:
+    """Write class_report.html into `out` (default: the course directory `root`, whose
+    source/ holds the lessons); its path."""
     body = [f"<h1>Class report{': ' + html.escape(course) if course else ''}</h1>"]
     body += [lesson_section(lesson, results, root) for lesson in lessons]
     page = (
         "<!DOCTYPE html><html><head><meta charset='utf-8'><title>Class report</title>"
         f"<style>{STYLE}</style></head><body>{''.join(body)}</body></html>"
     )
-    path = Path(root) / NAME
+    path = Path(out or root) / NAME
     partial = path.with_name(NAME + ".partial")
     partial.write_text(page, encoding="utf-8")
     partial.replace(path)

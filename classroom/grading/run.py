@@ -220,14 +220,31 @@ def demo_gradebook(root: Path) -> str:
     return f"sqlite:///{path}"
 
 
+def demo_outputs(root: Path) -> Path:
+    """.grading/demo/, emptied: where the demo class's autograded/, feedback/, grades.csv,
+    reports and exports go, so none of nbgrader's commands in the course ever meets a demo
+    student its gradebook does not have."""
+    folder = state.state_dir(root) / "demo"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    return folder
+
+
+def output_root(root: Path, facts: dict) -> Path:
+    """Where this run's outputs go: the course, or for the demo its own folder."""
+    return Path(facts.get("output_root") or root)
+
+
 def grade_class(args, root: Path, config, work: Path, graders) -> tuple[list[Result], dict]:
     """Grade the class the arguments name with the started pool `graders`."""
     from classroom import notebooks
 
     known = notebooks.discover_lessons(root)
     cell_timeout = args.cell_timeout or int(config.Execute.get("timeout", 30) or 30)
+    out = root
     if args.demo:  # the demo class never touches the course's gradebook, and starts afresh
         config.CourseDirectory.db_url = demo_gradebook(root)
+        out = demo_outputs(root)
     main_db = None if args.shard else staging.course_db(root, config)
     lessons, submissions, facts = gather(args, root, config, known, work)
     if args.student:
@@ -249,14 +266,15 @@ def grade_class(args, root: Path, config, work: Path, graders) -> tuple[list[Res
         facts["problems"].append(f"lesson {lesson} was not graded: {why.splitlines()[0]}")
     facts.update(_describe_run(args, config, lessons, len(graders.procs), cell_timeout))
     facts["demo"] = bool(args.demo)
+    facts["output_root"] = str(out)
     facts["exports"] = list(args.export or [])
-    context = RunContext(root, maxima, failed, facts)
+    context = RunContext(out, maxima, failed, facts)
     if not args.shard:
         if not args.demo:  # the demo class is graded afresh each time
             context.journal = state.Journal(root, state.course_key(root))
         journal = context.journal
         context.save = lambda results: save_outputs(
-            root, config, with_earlier(journal, results), facts
+            out, config, with_earlier(journal, results), facts
         )
     jobs, immediate = _jobs(submissions, failed, cell_timeout)
     jobs, reused = _reuse(jobs, context, getattr(args, "regrade", False))
@@ -330,12 +348,13 @@ def write_outputs(root: Path, config, results: list[Result], facts: dict, shard=
 
     journal = None if facts.get("demo") else state.Journal(root, state.course_key(root))
     everyone = with_earlier(journal, results)
-    csv_path, report_path = save_outputs(root, config, everyone, facts)
+    out = output_root(root, facts)
+    csv_path, report_path = save_outputs(out, config, everyone, facts)
     lessons = facts.get("lessons") or sorted({r.lesson for r in everyone})
-    written = exports.write_all(root, everyone, lessons, facts.get("exports", ()))
+    written = exports.write_all(out, everyone, lessons, facts.get("exports", ()))
     course = config.CourseDirectory.course_id
-    page = class_report.write(root, everyone, lessons, course)
+    page = class_report.write(root, everyone, lessons, course, out=out)
     sys.stderr.flush()
     print(report.table(results))
-    print(f"\ngrades: {csv_path}\nfeedback: {root / 'feedback'}\nreport: {report_path}")
+    print(f"\ngrades: {csv_path}\nfeedback: {out / 'feedback'}\nreport: {report_path}")
     print(f"class report: {page}\nexports: {', '.join(p.name for p in written)}")

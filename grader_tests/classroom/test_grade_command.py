@@ -524,18 +524,24 @@ def test_shards_merge_into_one_class(toy):
 
 
 @pytest.mark.timeout(300)
-def test_demo_grades_into_the_course(toy):
+def test_demo_grades_into_its_own_folder(toy):
+    """The demo's outputs go to .grading/demo/, none into the course, where nbgrader's own
+    commands would meet students its gradebook does not have."""
     root = fresh(toy, "demo")
     run = run_grade(root, "--demo")
     assert run.returncode == 0, run.stderr[-3000:]
-    rows = csv_rows(root)
+    out = root / ".grading" / "demo"
+    rows = csv_rows(out)
     assert rows[(TOY, "complete")]["score"] == "3.0"
     assert rows[(TOY, "blank")]["score"] == "0.0"
     assert rows[(TOY, "renamed-colab")]["score"] == "3.0"
     assert rows[(TOY, "no-notebook")]["status"] == "no notebook"
-    assert (root / "feedback" / "complete" / TOY / f"{TOY}.html").is_file()
-    assert (root / "grading_report.txt").is_file()
-    assert "complete" in run.stdout and "score" in run.stdout
+    assert (out / "feedback" / "complete" / TOY / f"{TOY}.html").is_file()
+    assert (out / "grading_report.txt").is_file() and (out / "class_report.html").is_file()
+    for name in ("grades.csv", "grading_report.txt", "class_report.html", "autograded"):
+        assert not (root / name).exists(), f"the demo wrote {name} into the course"
+    assert not (root / "feedback").exists()
+    assert str(out / "feedback") in run.stdout and "complete" in run.stdout
 
 
 @pytest.mark.timeout(60)
