@@ -54,6 +54,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from chromium import launch
 from learner_checks import (
     OFFLINE_GUARD,
     RECORDED,
@@ -79,18 +80,6 @@ ARTEFACTS = Path(__file__).resolve().parents[1] / "artefacts"
 RELEASED = sorted(p.parent.name for p in ROOT.glob("release/*/*.ipynb") if p.stem == p.parent.name)
 LEARNER_CONFIG = ROOT / "lab" / "learner"
 
-CHROMIUM = Path(os.environ.get("COURSE_CHROMIUM", "/usr/bin/chromium"))
-# Headless, as root, and quiet: without the background-networking flags chromium keeps
-# trying to reach Google's servers, which this machine's closed network refuses.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 VIEWPORT = {"width": 1280, "height": 900}
 LEARNER_FOLDER = "my-lessons"
 # The learner's server: one blank copy of release/ per kind of test.
@@ -123,36 +112,11 @@ SERVER_ENV_DROPPED = (
 )
 
 try:
-    from playwright.sync_api import expect, sync_playwright
-except ImportError:  # pragma: no cover - the dev extra installs it
-    sync_playwright = None
+    from playwright.sync_api import expect
+except ImportError:  # pragma: no cover - the dev extra installs it; launch() says so
+    expect = None
 
-
-def _unavailable(message: str) -> None:
-    """Skip on a developer's machine, fail under CI, where the browser must be there."""
-    if os.environ.get("CI"):
-        pytest.fail(message)
-    pytest.skip(message)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """Debian's chromium, headless, launched by Playwright with executable_path."""
-    if sync_playwright is None:
-        _unavailable("the playwright package is missing: `make test` installs the dev extra")
-    if not os.access(CHROMIUM, os.X_OK):
-        _unavailable(
-            f"Debian's chromium is not installed ({CHROMIUM}): `apt-get install chromium` "
-            "(CI's .ci/run installs it)"
-        )
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS, timeout=60_000
-        )
-        try:
-            yield browser
-        finally:
-            browser.close()
+browser = pytest.fixture(scope="module")(launch)
 
 
 # --------------------------------------------------------------------------------------------

@@ -10,7 +10,6 @@
 - The blank release runs top to bottom without an error (Run All on an untouched lesson).
 """
 
-import ast
 import re
 
 import lesson_code
@@ -18,7 +17,6 @@ import mujoco
 import numpy as np
 import pytest
 
-from classroom import notebooks
 from course import compiled, expect, frames
 from course.lessons.frames_and_quaternions import bodies, scenes, spin, trees
 from course.lessons.frames_and_quaternions import checks as check
@@ -31,22 +29,7 @@ def mistake(name, function):
     return lesson_code.mistake(LESSON, name, function)
 
 
-def _prose() -> str:
-    """The markdown of the source notebook and the texts of its quiz buttons and explanations
-    (what the learner reads), with white space collapsed."""
-    source = notebooks.read_lesson(LESSON)
-    texts = [cell.source for cell in source.cells if cell.cell_type == "markdown"]
-    for cell in source.cells:
-        if cell.cell_type == "code" and "quiz.choose(" in cell.source:
-            texts += [
-                node.value
-                for node in ast.walk(ast.parse(cell.source))
-                if isinstance(node, ast.Constant) and isinstance(node.value, str)
-            ]
-    return re.sub(r"\s+", " ", " ".join(texts))
-
-
-PROSE = _prose()
+PROSE = lesson_code.prose(LESSON)
 
 
 def _model(xml: str) -> mujoco.MjModel:

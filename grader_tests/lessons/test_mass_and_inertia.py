@@ -969,22 +969,7 @@ def test_blank_release_runs_to_the_end(tmp_path):
 # --- CLAIMS: every factual sentence of the prose, beside MuJoCo confirming it ---------------
 
 
-def _prose() -> str:
-    """The markdown of the source notebook and the texts of its quiz buttons and explanations
-    (what the learner reads), with white space collapsed."""
-    source = notebooks.read_lesson(LESSON)
-    texts = [c.source for c in source.cells if c.cell_type == "markdown"]
-    for cell in source.cells:
-        if cell.cell_type == "code" and "quiz.choose(" in cell.source:
-            texts += [
-                node.value
-                for node in ast.walk(ast.parse(cell.source))
-                if isinstance(node, ast.Constant) and isinstance(node.value, str)
-            ]
-    return re.sub(r"\s+", " ", " ".join(texts))
-
-
-PROSE = _prose()
+PROSE = lesson_code.prose(LESSON)
 RNG_SEED = 3900
 
 

@@ -616,23 +616,7 @@ def test_blank_release_runs_to_the_end(tmp_path):
 # The lesson's claims, each confirmed with MuJoCo
 
 
-def _prose() -> str:
-    """The notebook's prose: its markdown and the text of its code cells' strings (the
-    quizzes' choices and explanations, the exercises' printed conclusions)."""
-    import ast
-
-    parts = []
-    for cell in notebooks.read_lesson(LESSON).cells:
-        if cell.cell_type == "markdown":
-            parts.append(cell.source)
-        elif "quiz.choose(" in cell.source or "print(" in cell.source:
-            for node in ast.walk(ast.parse(notebooks.solution_text(cell.source))):
-                if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                    parts.append(node.value)
-    return re.sub(r"\s+", " ", " ".join(parts))
-
-
-PROSE = _prose()
+PROSE = lesson_code.prose(LESSON)
 K, W = 1e4, 100.0  # the stiff spring of Break it: 1 kg, w = 100 rad/s
 
 

@@ -82,22 +82,7 @@ def _equivalent_box(mass, moments) -> np.ndarray:
 # The claims: (a sentence of the prose, word for word, the function that confirms it)
 
 
-def _prose() -> str:
-    """The markdown of the source notebook and the texts of its quiz buttons and explanations
-    (what the learner reads), with white space collapsed."""
-    source = notebooks.read_lesson(LESSON)
-    texts = [c.source for c in source.cells if c.cell_type == "markdown"]
-    for cell in source.cells:
-        if cell.cell_type == "code" and "quiz.choose(" in cell.source:
-            texts += [
-                node.value
-                for node in ast.walk(ast.parse(cell.source))
-                if isinstance(node, ast.Constant) and isinstance(node.value, str)
-            ]
-    return re.sub(r"\s+", " ", " ".join(texts))
-
-
-PROSE = _prose()
+PROSE = lesson_code.prose(LESSON)
 
 
 def _empty_file_gets_documented_defaults():

@@ -73,3 +73,24 @@ def answers(lesson: str, *names: str) -> tuple:
 def mistake(lesson: str, name: str, function: str):
     """`function` as the mistake fixture grader_tests/mistakes/<lesson>/<name> has it."""
     return namespace(lesson, name)[function]
+
+
+@cache
+def prose(lesson: str) -> str:
+    """What the learner reads of a lesson, with white space collapsed to single spaces: the
+    source notebook's markdown and the strings of its quiz and print cells (questions,
+    buttons, explanations, printed conclusions). A claims test finds its sentences here."""
+    import re
+
+    texts = []
+    for cell in notebooks.read_lesson(lesson).cells:
+        if cell.cell_type == "markdown":
+            texts.append(cell.source)
+        elif "quiz.choose(" in cell.source or "print(" in cell.source:
+            tree = ast.parse(notebooks.solution_text(cell.source))
+            texts += [
+                node.value
+                for node in ast.walk(tree)
+                if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            ]
+    return re.sub(r"\s+", " ", " ".join(texts))
