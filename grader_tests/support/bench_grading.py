@@ -3,6 +3,7 @@ notebook's time goes, lesson by lesson.
 
     .venv/bin/python grader_tests/support/bench_grading.py            # 40 submissions of lesson 01
     .venv/bin/python grader_tests/support/bench_grading.py --submissions 60 --rounds 2
+    .venv/bin/python grader_tests/support/bench_grading.py --sandbox-cost --submissions 30
 
 The class: half complete, a fifth blank, the rest the lesson's typical mistakes
 (grader_tests/mistakes/<lesson>/), each a real notebook handed in as submitted/<s>/<lesson>/.
@@ -131,8 +132,18 @@ def run_nbclient(course: Path, lesson: str) -> float:
     return time.perf_counter() - start
 
 
-def run_command(folder: Path, lesson: str, students: dict, workers: int) -> tuple[float, dict]:
+COLD_CONFIG = "\nc.GuardedExecute.warm = False\nc.DecideVerdicts.warm = False\n"
+
+
+def run_command(
+    folder: Path, lesson: str, students: dict, workers: int, options=(), config: str = ""
+) -> tuple[float, dict]:
+    """Seconds of the grading command (with options; `config` appended to the course's
+    nbgrader_config.py) over the class, and the scores."""
     course = fresh_course(folder, lesson, students)
+    if config:
+        with open(course / "nbgrader_config.py", "a", encoding="utf-8") as handle:
+            handle.write(config)
     command = [
         sys.executable,
         "-m",
@@ -143,6 +154,7 @@ def run_command(folder: Path, lesson: str, students: dict, workers: int) -> tupl
         "--workers",
         str(workers),
         "--quiet",
+        *options,
     ]
     start = time.perf_counter()
     run = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, check=False)
@@ -398,6 +410,34 @@ def print_targets(best: dict, n: int, workers: int, cells: float | None) -> None
     print(f"1 worker vs nbclient alone: {100 * (best['one'] / best['nbclient'] - 1):+.0f} %")
 
 
+SANDBOX_WAYS = {  # name: (command options, nbgrader_config.py lines)
+    "sandboxed, warm kernels": ((), ""),
+    "sandboxed, cold kernels": ((), COLD_CONFIG),
+    "unsandboxed (cold kernels)": (("--unsandboxed",), ""),
+}
+
+
+def sandbox_cost(args, students: dict, workers: int, base: Path) -> bool:
+    """What the sandbox costs: the grading command three ways, each round's order reversed
+    from the last, best of the rounds; whether every way gave every student the same score."""
+    best, scores = {}, {}
+    for round_ in range(max(args.rounds, 2)):
+        order = list(SANDBOX_WAYS) if round_ % 2 == 0 else list(reversed(SANDBOX_WAYS))
+        for way in order:
+            options, config = SANDBOX_WAYS[way]
+            folder = base / f"sandbox-{round_}-{list(SANDBOX_WAYS).index(way)}"
+            seconds, scores[way] = run_command(
+                folder, args.lesson, students, workers, options, config
+            )
+            best[way] = min(best.get(way, seconds), seconds)
+            print(f"  round {round_ + 1}: {way}: {seconds:.1f} s", flush=True)
+    reference = best["unsandboxed (cold kernels)"]
+    for way, seconds in best.items():
+        per = seconds / len(students)
+        print(f"{way:28s} {seconds:6.1f} s {per:6.2f} s/submission {seconds / reference:5.2f}x")
+    return all(found == scores["unsandboxed (cold kernels)"] for found in scores.values())
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lesson", default="01-world-as-text")
@@ -408,6 +448,9 @@ def main(argv=None) -> int:
     parser.add_argument("--lessons", nargs="*", default=None, help="breakdown: default all")
     parser.add_argument("--no-breakdown", dest="breakdown", action="store_false")
     parser.add_argument("--no-ways", dest="ways", action="store_false")
+    parser.add_argument(
+        "--sandbox-cost", action="store_true", help="only: the command sandboxed and not"
+    )
     args = parser.parse_args(argv)
     from classroom.grade import default_workers
 
@@ -420,6 +463,10 @@ def main(argv=None) -> int:
     base.mkdir(parents=True, exist_ok=True)
     print(f"{n} submissions of {args.lesson}; {default_workers()} cores; work in {base}")
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if args.sandbox_cost:
+        agree = sandbox_cost(args, students, workers, base)
+        print(f"scores agree between the ways: {'yes' if agree else 'NO'}")
+        return 0 if agree else 1
     cells = None
     if args.breakdown:
         lessons = args.lessons or notebooks.discover_lessons(REPO_ROOT)
