@@ -650,21 +650,11 @@ class Sandbox:
 
 
 def run(
-    argv: Sequence[str],
-    *,
-    timeout: float,
-    input: str | None = None,
-    writable: Mapping[str, str] | None = None,
-    readonly: Iterable[str] = (),
-    cwd: str = HOME,
-    env: Mapping[str, str] | None = None,
-    limits: Limits | None = None,
-    slot: int = 0,
+    argv: Sequence[str], *, timeout: float, input: str | None = None, **options
 ) -> subprocess.CompletedProcess:
-    """Run argv in a fresh sandbox to its end (see Sandbox and Sandbox.run)."""
-    with Sandbox(
-        slot=slot, limits=limits, writable=writable, readonly=readonly, cwd=cwd, env=env
-    ) as box:
+    """Run argv in a fresh sandbox to its end: options are Sandbox's (slot, limits, writable,
+    readonly, cwd, env...), timeout and input Sandbox.run's."""
+    with Sandbox(**options) as box:
         return box.run(argv, timeout=timeout, input=input)
 
 

@@ -122,35 +122,37 @@ async def wait_for_ready(kc, km, timeout: float) -> None:
             raise RuntimeError(f"Kernel didn't respond in {timeout:g} seconds")
 
 
-async def _reply_to(channel, msg_id: str, timeout: float):
-    """The message on channel answering msg_id within timeout seconds, or None."""
+async def _first(channel, timeout: float, wanted):
+    """The first message on channel within timeout seconds for which wanted(msg) is true
+    (the others are dropped, as jupyter_client's flush drops them), or None."""
     end = monotonic() + timeout
     while (left := end - monotonic()) > 0:
         try:
             msg = await ensure_async(channel.get_msg(timeout=left))
         except Empty:
             return None
-        if msg["parent_header"].get("msg_id") == msg_id:
+        if wanted(msg):
             return msg
     return None
 
 
+async def _reply_to(channel, msg_id: str, timeout: float):
+    """The message on channel answering msg_id within timeout seconds, or None."""
+    return await _first(channel, timeout, lambda msg: _parent(msg) == msg_id)
+
+
 async def _idle_after(channel, msg_id: str, timeout: float) -> bool:
-    """Whether the idle status of request msg_id arrives on iopub within timeout seconds
-    (what came before it is dropped, as jupyter_client's flush drops it)."""
-    end = monotonic() + timeout
-    while (left := end - monotonic()) > 0:
-        try:
-            msg = await ensure_async(channel.get_msg(timeout=left))
-        except Empty:
-            return False
-        if (
-            msg["parent_header"].get("msg_id") == msg_id
-            and msg["msg_type"] == "status"
-            and msg["content"].get("execution_state") == "idle"
-        ):
-            return True
-    return False
+    """Whether the idle status of request msg_id arrives on iopub within timeout seconds."""
+
+    def idle(msg) -> bool:
+        state = msg["content"].get("execution_state")
+        return _parent(msg) == msg_id and msg["msg_type"] == "status" and state == "idle"
+
+    return await _first(channel, timeout, idle) is not None
+
+
+def _parent(msg) -> str | None:
+    return msg["parent_header"].get("msg_id")
 
 
 # --------------------------------------------------------------------------------------------

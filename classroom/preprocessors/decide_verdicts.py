@@ -30,6 +30,7 @@ from traitlets import Bool, Float, Integer
 
 from classroom.grading.results import record_note
 from classroom.notebooks import grade_id, is_locked, is_test
+from classroom.preprocessors.settings import setting
 from classroom.verdicts import boundary, trusted
 
 VERDICT_KEY = "verdict"  # cell.metadata["classroom"]["verdict"]: for the feedback
@@ -39,22 +40,19 @@ PREDICTION_PREFIX = "predict_"  # predict-first answers: recorded, never scored
 class DecideVerdicts(NbGraderPreprocessor):
     """Score each test cell from a trusted run of its source against the learner's answers."""
 
-    call_timeout = Float(10.0, help="Seconds one call of a learner's function may take.").tag(
-        config=True
+    call_timeout = setting(Float, 10.0, "Seconds one call of a learner's function may take.")
+    cell_timeout = setting(Float, 10.0, "Seconds one learner's cell may run in the answer process.")
+    budget = setting(
+        Float, 180.0, "Seconds for all the verdicts of one notebook; tests left score 0."
     )
-    cell_timeout = Float(
-        10.0, help="Seconds one learner's cell may run in the answer process."
-    ).tag(config=True)
-    budget = Float(
-        180.0, help="Seconds for all the verdicts of one notebook; tests left score 0."
-    ).tag(config=True)
-    sandboxed = Bool(True, help="Run the answer process in the sandbox.").tag(config=True)
-    warm = Bool(
+    sandboxed = setting(Bool, True, "Run the answer process in the sandbox.")
+    warm = setting(
+        Bool,
         True,
-        help="Fork the sandboxed answer process from the slot's answer zygote (NumPy and the "
+        "Fork the sandboxed answer process from the slot's answer zygote (NumPy and the "
         "answer server imported once, classroom.zygote); False: a new interpreter each time.",
-    ).tag(config=True)
-    slot = Integer(0, help="The sandbox slot (see classroom.sandbox).").tag(config=True)
+    )
+    slot = setting(Integer, 0, "The sandbox slot (see classroom.sandbox).")
 
     def preprocess(self, nb, resources):
         from course import expect

@@ -39,6 +39,7 @@ from traitlets import Bool, Integer, Unicode, default
 from classroom.grading import kernels
 from classroom.grading.results import record_note
 from classroom.notebooks import grade_id, is_test
+from classroom.preprocessors.settings import setting
 
 CAP_MARK = "output capped by the grader"
 
@@ -73,34 +74,35 @@ class GuardedExecute(Execute):
     """nbgrader's Execute with a notebook limit, kernel restarts and an output cap, which
     leaves the test cells to DecideVerdicts."""
 
-    notebook_timeout = Integer(
-        180, help="Seconds the whole notebook may run; cells left after that are not run."
-    ).tag(config=True)
-    max_output_chars = Integer(
-        1_000_000, help="Characters of output kept per cell, every kind counted (-1: no limit)."
-    ).tag(config=True)
-    interrupt_grace = Integer(
-        5, help="Seconds a kernel has to stop after the timeout interrupt before it is killed."
-    ).tag(config=True)
-    max_restarts = Integer(
-        8, help="Kernel restarts allowed per notebook before the rest is left unrun."
-    ).tag(config=True)
+    notebook_timeout = setting(
+        Integer, 180, "Seconds the whole notebook may run; cells left after that are not run."
+    )
+    max_output_chars = setting(
+        Integer, 1_000_000, "Characters of output kept per cell, every kind counted (-1: no limit)."
+    )
+    interrupt_grace = setting(
+        Integer, 5, "Seconds a kernel has to stop after the timeout interrupt before it is killed."
+    )
+    max_restarts = setting(
+        Integer, 8, "Kernel restarts allowed per notebook before the rest is left unrun."
+    )
     shutdown_kernel = Unicode("immediate").tag(config=True)
-    warm = Bool(
+    warm = setting(
+        Bool,
         True,
-        help="Fork each sandboxed kernel from the worker slot's zygote, a sandboxed Python "
-        "with ipykernel, NumPy, MuJoCo, matplotlib and the course imported once "
-        "(classroom.zygote); False: a cold kernel (a new interpreter) for every notebook.",
-    ).tag(config=True)
-    warm_kernels = Bool(
+        "Fork each sandboxed kernel from the worker slot's zygote, a sandboxed Python with "
+        "ipykernel, NumPy, MuJoCo, matplotlib and the course imported once (classroom.zygote); "
+        "False: a cold kernel (a new interpreter) for every notebook.",
+    )
+    warm_kernels = setting(
+        Bool,
         True,
-        help="Cold kernels only: start the next notebook's kernel while this one's grades are "
+        "Cold kernels only: start the next notebook's kernel while this one's grades are "
         "saved, so kernel start-up is off the critical path.",
-    ).tag(config=True)
-
-    sandboxed = Bool(
-        True, help="Run the kernel in the sandbox (classroom.sandbox); off only when told."
-    ).tag(config=True)
+    )
+    sandboxed = setting(
+        Bool, True, "Run the kernel in the sandbox (classroom.sandbox); off only when told."
+    )
 
     def __init__(self, *args, **kwargs):
         # nbgrader's Execute.__init__ passes kernel_manager_class=AsyncKernelManager, so the
