@@ -147,6 +147,19 @@ def ready(*functions) -> bool:
     return not missing
 
 
+def ok(message: str) -> None:
+    """Print a passed check's one line, "OK: <message>"."""
+    print(f"OK: {message}")
+
+
+def answered(result, what: str, write: str = "the body of the function"):
+    """`result`, what the function under test returned; NotAnswered when it returned None,
+    saying "<what> returned None: write <write>."."""
+    if result is None:
+        raise NotAnswered(f"{what} returned None: write {write}.")
+    return result
+
+
 def as_floats(value, what: str) -> list:
     """`value` as a nested list of Python floats; clear AssertionError if it is not numbers."""
     if value is None:

@@ -73,17 +73,6 @@ COMPOSE_CASES = (
 # Comparisons
 
 
-def _ok(message: str) -> None:
-    print(f"OK: {message}")
-
-
-def _answer(result, what: str):
-    """`result` when the function returned something, NotAnswered when it returned None."""
-    if result is None:
-        raise expect.NotAnswered(f"{what} returned None: write the body of the function.")
-    return result
-
-
 def _same_up_to_sign(got, want, tol: float = 1e-6) -> bool:
     """Whether two 4-vectors are equal or opposite, for diagnosing a wrong answer."""
     try:
@@ -133,7 +122,7 @@ def compare_axis_angle(quat_from_axis_angle, axis, angle: float) -> None:
     """Assert quat_from_axis_angle(axis, angle) is MuJoCo's quaternion (up to sign)."""
     want = frames.axis_angle_quat(axis, angle)
     what = f"quat_from_axis_angle({list(axis)}, {angle:.6g})"
-    got = _answer(quat_from_axis_angle(list(axis), float(angle)), what)
+    got = expect.answered(quat_from_axis_angle(list(axis), float(angle)), what)
     length = float(np.linalg.norm(axis))
     hint = _first_hint(
         got,
@@ -167,7 +156,7 @@ def compare_multiply(quat_multiply, q1, q2) -> None:
     """Assert quat_multiply(q1, q2) is mju_mulQuat's product (up to sign)."""
     want = frames.multiply(q1, q2)
     what = f"quat_multiply({list(q1)}, {list(q2)})"
-    got = _answer(quat_multiply(list(q1), list(q2)), what)
+    got = expect.answered(quat_multiply(list(q1), list(q2)), what)
     hint = _first_hint(
         got,
         [
@@ -185,7 +174,7 @@ def compare_matrix(quat_to_matrix, quat) -> None:
     """Assert quat_to_matrix(quat) is mju_quat2Mat's matrix."""
     want = frames.quat_matrix(quat)
     what = f"quat_to_matrix({list(quat)})"
-    got = _answer(quat_to_matrix(list(quat)), what)
+    got = expect.answered(quat_to_matrix(list(quat)), what)
     hint = _first_hint(
         got,
         [
@@ -213,7 +202,7 @@ def compare_euler(euler_to_quat, angles, seq: str) -> None:
     """Assert euler_to_quat(angles, seq) is the body_quat MuJoCo compiles (up to sign)."""
     want = compiled_euler_quat(angles, seq)
     what = f"euler_to_quat({[round(a, 6) for a in angles]}, {seq!r})"
-    got = _answer(euler_to_quat(list(angles), seq), what)
+    got = expect.answered(euler_to_quat(list(angles), seq), what)
     hint = _first_hint(
         got,
         [
@@ -237,7 +226,7 @@ def compare_angle_between(rotation_angle_between, q1, q2) -> None:
     """Assert rotation_angle_between(q1, q2) is MuJoCo's angle in [0, pi]."""
     want = frames.rotation_angle(q1, q2)
     what = f"rotation_angle_between({list(q1)}, {list(q2)})"
-    got = _answer(rotation_angle_between(list(q1), list(q2)), what)
+    got = expect.answered(rotation_angle_between(list(q1), list(q2)), what)
     value = expect.as_floats(got, what)
     hint = "The angle of the rotation from q1 to q2, in radians, between 0 and pi."
     if isinstance(value, float) and value > math.pi + 1e-9:
@@ -261,7 +250,7 @@ def compare_compose(compose_pose, parent_pos, parent_quat, child_pos, child_quat
     want_pos, want_quat = mujoco_compose(parent_pos, parent_quat, child_pos, child_quat)
     args = (list(parent_pos), list(parent_quat), list(child_pos), list(child_quat))
     what = "compose_pose(" + ", ".join(str(a) for a in args) + ")"
-    result = _answer(compose_pose(*args), what)
+    result = expect.answered(compose_pose(*args), what)
     pos, quat = expect.sequence_of(result, 2, what)
     added = np.add(parent_pos, child_pos)
     pos_hint = _first_hint(
@@ -313,7 +302,7 @@ def compare_forward_kinematics(forward_kinematics, tree, qpos, kind: str) -> Non
     """
     want = trees.mujoco_poses(tree, qpos)
     what = f"forward_kinematics on a tree of {len(tree)} bodies"
-    result = _answer(forward_kinematics(tree, [float(q) for q in qpos]), what)
+    result = expect.answered(forward_kinematics(tree, [float(q) for q in qpos]), what)
     if not isinstance(result, dict):
         raise AssertionError(
             f"{what} should return a dict {{name: (pos, quat)}}, got {result!r:.80}"
@@ -356,7 +345,7 @@ def compare_com(com_in_world, case: bodies.MassCase, flat_xmat: bool) -> None:
     state = bodies.mass_state(case)
     xmat = state.xmat.reshape(9) if flat_xmat else state.xmat
     what = "com_in_world(xpos, xmat, body_ipos)"
-    got = _answer(com_in_world(state.xpos, xmat, state.body_ipos), what)
+    got = expect.answered(com_in_world(state.xpos, xmat, state.body_ipos), what)
     hint = _first_hint(
         got,
         [
@@ -379,7 +368,7 @@ def compare_world_inertia(inertia_in_world, case: bodies.MassCase, flat_xmat: bo
     state = bodies.mass_state(case)
     xmat = state.xmat.reshape(9) if flat_xmat else state.xmat
     what = "inertia_in_world(xmat, body_iquat, body_inertia)"
-    got = _answer(inertia_in_world(xmat, state.body_iquat, state.body_inertia), what)
+    got = expect.answered(inertia_in_world(xmat, state.body_iquat, state.body_inertia), what)
     hint = (
         "The principal axes in the world are the body's axes turned by xmat and then by "
         "body_iquat's rotation; the tensor has the principal moments along them."
@@ -401,7 +390,7 @@ def quat_from_axis_angle(function) -> None:
     """The lesson's axes and angles against mju_axisAngle2Quat."""
     for axis, angle in AXIS_ANGLE_CASES:
         compare_axis_angle(function, axis, angle)
-    _ok(f"quat_from_axis_angle matches MuJoCo on {len(AXIS_ANGLE_CASES)} turns (up to sign).")
+    expect.ok(f"quat_from_axis_angle matches MuJoCo on {len(AXIS_ANGLE_CASES)} turns (up to sign).")
 
 
 @expect.visible_check
@@ -409,7 +398,7 @@ def quat_multiply(function) -> None:
     """The lesson's pairs against mju_mulQuat."""
     for q1, q2 in MULTIPLY_CASES:
         compare_multiply(function, q1, q2)
-    _ok(f"quat_multiply matches mju_mulQuat on {len(MULTIPLY_CASES)} pairs.")
+    expect.ok(f"quat_multiply matches mju_mulQuat on {len(MULTIPLY_CASES)} pairs.")
 
 
 @expect.visible_check
@@ -417,7 +406,7 @@ def quat_to_matrix(function) -> None:
     """The lesson's quaternions against mju_quat2Mat."""
     for quat in MATRIX_CASES:
         compare_matrix(function, frames.unit(quat))
-    _ok(f"quat_to_matrix matches mju_quat2Mat on {len(MATRIX_CASES)} quaternions.")
+    expect.ok(f"quat_to_matrix matches mju_quat2Mat on {len(MATRIX_CASES)} quaternions.")
 
 
 @expect.visible_check
@@ -425,7 +414,7 @@ def euler_to_quat(function) -> None:
     """The lesson's angles and sequences against the compiled body_quat."""
     for angles, seq in EULER_CASES:
         compare_euler(function, angles, seq)
-    _ok(f"euler_to_quat matches the compiler on {len(EULER_CASES)} eulerseq cases.")
+    expect.ok(f"euler_to_quat matches the compiler on {len(EULER_CASES)} eulerseq cases.")
 
 
 @expect.visible_check
@@ -433,7 +422,7 @@ def rotation_angle_between(function) -> None:
     """The lesson's pairs against MuJoCo's mju_subQuat."""
     for q1, q2 in ANGLE_CASES:
         compare_angle_between(function, q1, q2)
-    _ok(f"rotation_angle_between matches MuJoCo on {len(ANGLE_CASES)} pairs.")
+    expect.ok(f"rotation_angle_between matches MuJoCo on {len(ANGLE_CASES)} pairs.")
 
 
 @expect.visible_check
@@ -441,7 +430,7 @@ def compose_pose(function) -> None:
     """Prediction 1 and a turned child against mj_kinematics."""
     for case in COMPOSE_CASES:
         compare_compose(function, *case)
-    _ok("compose_pose matches mj_kinematics, prediction 1 included.")
+    expect.ok("compose_pose matches mj_kinematics, prediction 1 included.")
 
 
 @expect.visible_check
@@ -449,7 +438,7 @@ def forward_kinematics(function, kind: str) -> None:
     """The lesson's puck, arm and gripper against mj_kinematics, for one kind of joint."""
     tree, qpos = lesson_tree(kind)
     compare_forward_kinematics(function, tree, qpos, kind)
-    _ok(f"forward_kinematics matches mj_kinematics on the lesson's tree ({kind}).")
+    expect.ok(f"forward_kinematics matches mj_kinematics on the lesson's tree ({kind}).")
 
 
 @expect.visible_check
@@ -457,7 +446,7 @@ def com_in_world(function) -> None:
     """The lesson's box against xipos."""
     for flat in (True, False):
         compare_com(function, bodies.LESSON_CASE, flat)
-    _ok("com_in_world gives MuJoCo's xipos for the lesson's box (xmat flat and 3x3).")
+    expect.ok("com_in_world gives MuJoCo's xipos for the lesson's box (xmat flat and 3x3).")
 
 
 @expect.visible_check
@@ -465,7 +454,7 @@ def inertia_in_world(function) -> None:
     """The lesson's box against the principal axes in ximat."""
     for flat in (True, False):
         compare_world_inertia(function, bodies.LESSON_CASE, flat)
-    _ok("inertia_in_world has MuJoCo's principal moments along ximat's axes.")
+    expect.ok("inertia_in_world has MuJoCo's principal moments along ximat's axes.")
 
 
 @expect.visible_check

@@ -85,10 +85,6 @@ RANDOM_DEFAULT_ATTRIBUTES = (("geom", "friction"), ("joint", "damping"))
 AUDIT_SEED = 3  # the model Build it, Step 7 audits
 
 
-def _ok(message: str) -> None:
-    print(f"OK: {message}")
-
-
 def _many(count: int, one: str, many: str) -> str:
     """'1 body', '4 bodies'."""
     return f"{count} {one if count == 1 else many}"
@@ -208,7 +204,9 @@ def hollow_capsule_mass_and_axial(hollow_capsule_inertia, cases=HOLLOW_CASES) ->
     `cases` ((radius m, half_length m, density kg/m^2) each; by default the lesson's)."""
     for case in cases:
         _compare_capsule(hollow_capsule_inertia, *case, part="mass_and_axial")
-    _ok(f"mass and I_zz match MuJoCo for {_many(len(cases), 'hollow capsule', 'hollow capsules')}.")
+    expect.ok(
+        f"mass and I_zz match MuJoCo for {_many(len(cases), 'hollow capsule', 'hollow capsules')}."
+    )
 
 
 @expect.visible_check
@@ -216,7 +214,9 @@ def hollow_capsule_transverse(hollow_capsule_inertia, cases=HOLLOW_CASES) -> Non
     """Compare hollow_capsule_inertia's moments across the axis with MuJoCo on `cases`."""
     for case in cases:
         _compare_capsule(hollow_capsule_inertia, *case, part="transverse")
-    _ok(f"I_xx and I_yy match MuJoCo for {_many(len(cases), 'hollow capsule', 'hollow capsules')}.")
+    expect.ok(
+        f"I_xx and I_yy match MuJoCo for {_many(len(cases), 'hollow capsule', 'hollow capsules')}."
+    )
 
 
 # --- Step 2: a turned geom -----------------------------------------------------------------
@@ -265,7 +265,7 @@ def rotate_inertia(rotate_inertia, geoms=ROTATE_CASES, moments=()) -> None:
     for principal, quat in moments:
         _compare_rotate_inertia(rotate_inertia, principal, quat)
     turns = _many(len(geoms) + len(moments), "turn", "turns")
-    _ok(f"rotate_inertia gives MuJoCo's body-frame inertia for {turns}.")
+    expect.ok(f"rotate_inertia gives MuJoCo's body-frame inertia for {turns}.")
 
 
 # --- Step 3: a body from geoms -------------------------------------------------------------
@@ -310,32 +310,32 @@ def _compare_body_from_geoms(body_inertia_from_geoms, geoms, check_inertia: bool
         )
 
 
+def _bodies_from_geoms(body_inertia_from_geoms, bodies, check_inertia: bool, said: str) -> None:
+    """_compare_body_from_geoms on each of `bodies`, then one OK line: "body_inertia_from_geoms
+    gives MuJoCo's <said>", its {} filled with how many bodies were checked."""
+    for geoms in bodies:
+        _compare_body_from_geoms(body_inertia_from_geoms, geoms, check_inertia)
+    checked = _many(len(bodies), "body", "bodies")
+    expect.ok(f"body_inertia_from_geoms gives MuJoCo's {said.format(checked)}.")
+
+
 @expect.visible_check
 def body_from_geoms_mass_and_com(body_inertia_from_geoms, bodies=(STOOL, HAMMER)) -> None:
     """Compare mass and centre of mass with MuJoCo for `bodies` (each a sequence of lab.Geom;
     by default the lesson's stool and hammer)."""
-    for geoms in bodies:
-        _compare_body_from_geoms(body_inertia_from_geoms, geoms, check_inertia=False)
-    checked = _many(len(bodies), "body", "bodies")
-    _ok(f"body_inertia_from_geoms gives MuJoCo's mass and COM for {checked}.")
+    _bodies_from_geoms(body_inertia_from_geoms, bodies, False, "mass and COM for {}")
 
 
 @expect.visible_check
 def body_from_geoms_inertia_aligned(body_inertia_from_geoms, bodies=(STOOL,)) -> None:
     """Compare the inertia with MuJoCo for `bodies` of unturned geoms (by default the stool)."""
-    for geoms in bodies:
-        _compare_body_from_geoms(body_inertia_from_geoms, geoms, check_inertia=True)
-    unturned = _many(len(bodies), "body", "bodies")
-    _ok(f"body_inertia_from_geoms gives MuJoCo's inertia for {unturned} of unturned geoms.")
+    _bodies_from_geoms(body_inertia_from_geoms, bodies, True, "inertia for {} of unturned geoms")
 
 
 @expect.visible_check
 def body_from_geoms_inertia_turned(body_inertia_from_geoms, bodies=(HAMMER,)) -> None:
     """Compare the inertia with MuJoCo for `bodies` of turned geoms (by default the hammer)."""
-    for geoms in bodies:
-        _compare_body_from_geoms(body_inertia_from_geoms, geoms, check_inertia=True)
-    turned = _many(len(bodies), "body", "bodies")
-    _ok(f"body_inertia_from_geoms gives MuJoCo's inertia for {turned} of turned geoms.")
+    _bodies_from_geoms(body_inertia_from_geoms, bodies, True, "inertia for {} of turned geoms")
 
 
 # --- Step 4: principal axes ----------------------------------------------------------------
@@ -416,7 +416,7 @@ def principal_axes_moments(principal_axes, tensors=None) -> None:
     for tensor in tensors:
         _compare_principal_axes(principal_axes, tensor, "moments")
     checked = _many(len(tensors), "tensor", "tensors")
-    _ok(f"principal_axes gives MuJoCo's principal moments for {checked}.")
+    expect.ok(f"principal_axes gives MuJoCo's principal moments for {checked}.")
 
 
 @expect.visible_check
@@ -427,7 +427,7 @@ def principal_axes_rebuild(principal_axes, tensors=None) -> None:
     for tensor in tensors:
         _compare_principal_axes(principal_axes, tensor, "rebuild")
     rebuilt = _many(len(tensors), "tensor", "tensors")
-    _ok(f"MuJoCo rebuilds {rebuilt} from your moments and unit quaternion.")
+    expect.ok(f"MuJoCo rebuilds {rebuilt} from your moments and unit quaternion.")
 
 
 # --- Step 5: CAD data about the body origin ------------------------------------------------
@@ -479,7 +479,7 @@ def fullinertia_from_origin(fullinertia_from_origin, bodies=(HAMMER,)) -> None:
     for geoms in bodies:
         _compare_fullinertia(fullinertia_from_origin, geoms)
     checked = _many(len(bodies), "body", "bodies")
-    _ok(f"fullinertia_from_origin gives the inertia about the COM of {checked}.")
+    expect.ok(f"fullinertia_from_origin gives the inertia about the COM of {checked}.")
 
 
 # --- Step 6: is this inertia possible? -----------------------------------------------------
@@ -524,7 +524,7 @@ def inertia_is_physical(inertia_is_physical, cases=PHYSICAL_CASES) -> None:
     for case in cases:
         _compare_inertia_is_physical(inertia_is_physical, case)
     checked = _many(len(cases), "moment set", "moment sets")
-    _ok(f"inertia_is_physical agrees with MuJoCo's compiler on {checked}.")
+    expect.ok(f"inertia_is_physical agrees with MuJoCo's compiler on {checked}.")
 
 
 @expect.visible_check
@@ -534,7 +534,7 @@ def inertia_is_physical_boundary(inertia_is_physical, cases=BOUNDARY_CASES) -> N
     for case in cases:
         _compare_inertia_is_physical(inertia_is_physical, case, on_boundary=True)
     checked = _many(len(cases), "flat body", "flat bodies")
-    _ok(f"inertia_is_physical accepts {checked}, as MuJoCo does.")
+    expect.ok(f"inertia_is_physical accepts {checked}, as MuJoCo does.")
 
 
 # --- Default classes -----------------------------------------------------------------------
@@ -595,7 +595,7 @@ def resolve_attribute(resolve_attribute, models=None, attributes=DEFAULT_ATTRIBU
         for element, attribute in attributes:
             checked += _compare_resolve_attribute(resolve_attribute, xml, element, attribute)
     where = _many(len(models), "model", "models")
-    _ok(f"resolve_attribute gives MuJoCo's value for {checked} attributes in {where}.")
+    expect.ok(f"resolve_attribute gives MuJoCo's value for {checked} attributes in {where}.")
 
 
 # --- Step 7: auditing a model --------------------------------------------------------------
@@ -630,7 +630,7 @@ def audit_inertias(audit_inertias, cases=None) -> None:
         _compare_audit(audit_inertias, case)
     planted = sum(len(case.suspects) for case in cases)
     where = _many(len(cases), "model", "models")
-    _ok(f"audit_inertias finds the {planted} planted bodies in {where}, and no other.")
+    expect.ok(f"audit_inertias finds the {planted} planted bodies in {where}, and no other.")
 
 
 # --- Check yourself ------------------------------------------------------------------------

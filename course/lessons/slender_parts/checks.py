@@ -18,16 +18,6 @@ R0 = 0.009  # m: the seed's floor radius at its 1.25 ms rigid step
 SHOWN_PARTS = ("marker", "pencil", "coin", "die")  # Step 1's table and the workbench
 
 
-def _ok(message: str) -> None:
-    print(f"OK: {message}")
-
-
-def _result(value, what: str):
-    if value is None:
-        raise expect.NotAnswered(f"{what} returned None: write the body of the function.")
-    return value
-
-
 def _moment_about_z(props: compiled.MassProperties) -> float:
     """A body's moment of inertia (kg m^2) about its own z axis, from MuJoCo's principal
     moments and axes."""
@@ -49,7 +39,7 @@ def compare_radius_of_gyration(radius_of_gyration, content: str, what: str = "a 
     props = _content_properties(content)
     mass, moments = float(props.mass), props.principal.tolist()
     call = f"radius_of_gyration({mass:.4g}, {[float(f'{m:.4g}') for m in moments]}) for {what}"
-    got = expect.as_floats(_result(radius_of_gyration(mass, moments), call), call)
+    got = expect.as_floats(expect.answered(radius_of_gyration(mass, moments), call), call)
     if np.shape(got) != (3,):
         raise AssertionError(f"{call} should be 3 numbers, one per principal moment, got {got}")
     for k, radius in enumerate(got):
@@ -70,7 +60,7 @@ def radius_of_gyration(radius_of_gyration) -> None:
     """Compare radius_of_gyration with MuJoCo's rings for the marker, pencil, coin and die."""
     for name in SHOWN_PARTS:
         compare_radius_of_gyration(radius_of_gyration, parts.PARTS[name].content, f"the {name}")
-    _ok("each radius of gyration is the radius of a ring MuJoCo gives the same moment.")
+    expect.ok("each radius of gyration is the radius of a ring MuJoCo gives the same moment.")
 
 
 # --------------------------------------------------------------------------------------------
@@ -105,7 +95,7 @@ def compare_needs_floor(needs_inertia_floor, content: str, r0: float, ratio=None
     call = f"needs_inertia_floor for {what} (r0 = {r0 * 1000:g} mm" + (
         f", ratio = {ratio:g})" if ratio is not None else ")"
     )
-    got = _result(needs_inertia_floor(mass, moments, r0, **options), call)
+    got = expect.answered(needs_inertia_floor(mass, moments, r0, **options), call)
     if not isinstance(got, bool | np.bool_):
         raise AssertionError(f"{call} should be True or False, got {got!r}")
     want, why = raised(mass, moments, r0, 4.0 if ratio is None else ratio)
@@ -124,7 +114,7 @@ def needs_inertia_floor(needs_inertia_floor) -> None:
     for name in ("marker", "pencil", "coin", "die", "marble", "short cylinder", "dowel"):
         compare_needs_floor(needs_inertia_floor, parts.PARTS[name].content, R0, what=name)
     compare_needs_floor(needs_inertia_floor, parts.PARTS["coin"].content, R0, 1.9, "coin")
-    _ok("needs_inertia_floor raises the marker and the pencil, and no compact part.")
+    expect.ok("needs_inertia_floor raises the marker and the pencil, and no compact part.")
 
 
 def compare_floor_armature(floor_armature, content: str, r0: float, what: str = "a part"):
@@ -134,7 +124,7 @@ def compare_floor_armature(floor_armature, content: str, r0: float, what: str = 
     props = _content_properties(content)
     mass, moments = float(props.mass), props.principal.tolist()
     call = f"floor_armature for {what} (r0 = {r0 * 1000:g} mm)"
-    armature = expect.as_floats(_result(floor_armature(mass, moments, r0), call), call)
+    armature = expect.as_floats(expect.answered(floor_armature(mass, moments, r0), call), call)
     if np.shape(armature) != () or not math.isfinite(armature):
         raise AssertionError(f"{call} should be one finite number (kg m^2), got {armature}")
     want_raised, why = raised(mass, moments, r0)
@@ -164,7 +154,9 @@ def floor_armature(floor_armature) -> None:
     """Compare floor_armature with MuJoCo's mass matrix for the marker, pencil, coin and die."""
     for name in SHOWN_PARTS:
         compare_floor_armature(floor_armature, parts.PARTS[name].content, R0, name)
-    _ok("with your armature MuJoCo's smallest moment is m r0^2 for the marker and the pencil.")
+    expect.ok(
+        "with your armature MuJoCo's smallest moment is m r0^2 for the marker and the pencil."
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -179,7 +171,7 @@ def _floor_result(floor_arrays, arrays: dict, r0: float):
             "floor_arrays is given code: keep it as the lesson wrote it (it returned "
             f"{type(result).__name__})"
         )
-    names = _result(result["names"], "apply_inertia_floor")
+    names = expect.answered(result["names"], "apply_inertia_floor")
     if not isinstance(names, list | tuple) or not all(isinstance(n, str) for n in names):
         raise AssertionError(f"apply_inertia_floor should return a list of names, got {names!r}")
     armature = np.array(expect.as_floats(result["dof_armature"], "dof_armature"))
@@ -298,7 +290,7 @@ def apply_inertia_floor(floor_arrays) -> None:
     """Compare apply_inertia_floor, through floor_arrays, with MuJoCo on the lesson's
     workbench: marker, pencil, coin and die beside a two-link arm."""
     compare_apply_floor(floor_arrays, parts.lesson_workbench(), R0)
-    _ok("the marker and the pencil are raised, on their rotational dofs only; MuJoCo agrees.")
+    expect.ok("the marker and the pencil are raised, on their rotational dofs only; MuJoCo agrees.")
 
 
 # --------------------------------------------------------------------------------------------
@@ -321,7 +313,7 @@ def compare_rolling(rolling_acceleration, chosen, slope_deg: float, gravity: flo
         f"rolling_acceleration({gravity:g}, {slope:.4f}, {r_g:.4g}, {chosen.radius:.4g}) "
         f"(the {chosen.name} on {slope_deg:g} degrees)"
     )
-    got = _result(rolling_acceleration(gravity, slope, r_g, chosen.radius), call)
+    got = expect.answered(rolling_acceleration(gravity, slope, r_g, chosen.radius), call)
     expect.close(
         got,
         want,
@@ -339,7 +331,7 @@ def rolling_acceleration(rolling_acceleration) -> None:
     down the lesson's 10 degree slope."""
     for name in ("solid cylinder", "tube"):
         compare_rolling(rolling_acceleration, name, 10.0)
-    _ok("the solid cylinder and the tube roll as your law says, within MuJoCo's 1 %.")
+    expect.ok("the solid cylinder and the tube roll as your law says, within MuJoCo's 1 %.")
 
 
 def compare_floored_ratio(floored_rolling_ratio, chosen, r0: float, slope_deg: float = 10.0):
@@ -355,7 +347,7 @@ def compare_floored_ratio(floored_rolling_ratio, chosen, r0: float, slope_deg: f
     plain = runs.roll({"part": chosen}, slope_deg, 0.5)["part"].acceleration()
     with_floor = runs.roll({"part": chosen}, slope_deg, 0.5, floored, r0)["part"].acceleration()
     call = f"floored_rolling_ratio({r_g:.4g}, {r0:.4g}, {chosen.radius:.4g}) (the {chosen.name})"
-    got = _result(floored_rolling_ratio(r_g, r0, chosen.radius), call)
+    got = expect.answered(floored_rolling_ratio(r_g, r0, chosen.radius), call)
     expect.close(
         got,
         with_floor / plain,
@@ -371,7 +363,7 @@ def floored_rolling_ratio(floored_rolling_ratio) -> None:
     """Compare floored_rolling_ratio with mj_step for the marker and the solid 9 mm rod."""
     for name in ("marker", "rod 9 mm"):
         compare_floored_ratio(floored_rolling_ratio, name, R0)
-    _ok("your ratios match MuJoCo's floored rolling for the marker and the 9 mm rod.")
+    expect.ok("your ratios match MuJoCo's floored rolling for the marker and the 9 mm rod.")
 
 
 # --------------------------------------------------------------------------------------------
@@ -383,7 +375,7 @@ def compare_fit(fitted_acceleration, roll: runs.Roll, start: float, stop: float,
     and `stop` (s) gives MuJoCo's mean acceleration over that window."""
     times, distances = roll.window(start, stop, every)
     call = f"fitted_acceleration on {what} from t = {start:g} s to {stop:g} s"
-    got = _result(fitted_acceleration(times, distances), call)
+    got = expect.answered(fitted_acceleration(times, distances), call)
     expect.close(
         got,
         roll.acceleration_between(start, stop),
@@ -401,7 +393,7 @@ def fitted_acceleration(fitted_acceleration) -> None:
     rolls = runs.race()
     for name in ("solid cylinder", "tube"):
         compare_fit(fitted_acceleration, rolls[name], 0.1, 0.6, what=f"the race's {name}")
-    _ok("your fits give MuJoCo's accelerations for the race.")
+    expect.ok("your fits give MuJoCo's accelerations for the race.")
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,9 +1,10 @@
 """Lesson 06's parts and scenes: light slender parts, the ring, the slope and the workbench.
 
 A part is one free body whose own axis (the thin axis of a slender part, the axis of a round
-one) is its body z axis. Builders return MJCF text; readers compile it and report what MuJoCo
-stored. No number a learner is asked to derive is computed here by formula: inertias come
-from MuJoCo's compiler (body_inertia) or from its joint-space inertia matrix (mj_fullM).
+one) is its body z axis. Builders return MJCF text, each filling the template (models/*.xml)
+loaded just above it; readers compile it and report what MuJoCo stored. No number a learner
+is asked to derive is computed here by formula: inertias come from MuJoCo's compiler
+(body_inertia) or from its joint-space inertia matrix (mj_fullM).
 
 Units: metres, kilograms, seconds; inertias in kg m^2. Sizes follow MJCF: (radius,
 half-length) for a cylinder, half-lengths for a box.
@@ -21,13 +22,6 @@ from course.mjcf import numbers
 
 RIGID_STEP = 0.00125  # s: the seed's default rigid step
 FREE = mujoco.mjtJoint.mjJNT_FREE  # jnt_type of a free joint (0)
-
-FREE_PART = mjcf.template(__file__, "free_part")
-RING = mjcf.template(__file__, "ring")
-PART_ON_FLOOR = mjcf.template(__file__, "part_on_floor")
-SLOPE = mjcf.template(__file__, "slope")
-WORKBENCH = mjcf.template(__file__, "workbench")
-FREE_JOINT_ARMATURE = mjcf.template(__file__, "free_joint_armature")
 
 
 @dataclass(frozen=True)
@@ -143,6 +137,9 @@ def part(name_or_part) -> Part:
 # One part alone, and the ring
 
 
+FREE_PART = mjcf.template(__file__, "free_part")
+
+
 def free_part(content: str, timestep: float = RIGID_STEP) -> str:
     """One free body named "part" holding `content`, in zero gravity."""
     return mjcf.fill(FREE_PART, {"content": content, "timestep": timestep})
@@ -156,6 +153,9 @@ def _content_properties(content: str) -> compiled.MassProperties:
 def properties(name_or_part) -> compiled.MassProperties:
     """MuJoCo's compiled mass (kg) and principal inertia (kg m^2) of a part (cached)."""
     return _content_properties(part(name_or_part).content)
+
+
+RING = mjcf.template(__file__, "ring")
 
 
 def ring(mass: float, radius: float, dot: float = 1e-4) -> str:
@@ -249,6 +249,9 @@ def floor_bodies(
 # Scenes
 
 
+PART_ON_FLOOR = mjcf.template(__file__, "part_on_floor")
+
+
 def part_on_floor(name_or_part, integrator: str = "Euler", timestep: float = RIGID_STEP) -> str:
     """A part lying on the floor, its own axis along the world's y axis, resting on its rim."""
     chosen = part(name_or_part)
@@ -264,6 +267,9 @@ def slope_downhill(slope_deg: float) -> np.ndarray:
     """The unit vector pointing down the slope of the slope scene."""
     angle = np.radians(slope_deg)
     return np.array([np.cos(angle), 0.0, -np.sin(angle)])
+
+
+SLOPE = mjcf.template(__file__, "slope")
 
 
 def slope(
@@ -288,6 +294,9 @@ def slope(
         )
     values = {"bodies": "\n".join(bodies), "slope_deg": slope_deg, "timestep": timestep}
     return mjcf.fill(SLOPE, {**values, "gravity": gravity})
+
+
+FREE_JOINT_ARMATURE = mjcf.template(__file__, "free_joint_armature")
 
 
 def free_joint_armature(joint: str) -> str:
@@ -334,6 +343,9 @@ def _arm(links: Sequence[Link], base) -> str:
         closing.append("    </body>")
         pos = (link.length, 0.0, 0.0)
     return "\n".join(text + closing[::-1])
+
+
+WORKBENCH = mjcf.template(__file__, "workbench")
 
 
 def workbench(free_parts: Sequence[tuple], links: Sequence[Link] = (), timestep=RIGID_STEP):

@@ -69,10 +69,6 @@ HINTS = {
 }
 
 
-def _ok(message: str) -> None:
-    print(f"OK: {message}")
-
-
 def _call(function, name: str, *args):
     """function(*args), where an error raised by the learner's own code (a typo, a wrong
     shape) becomes a short failure naming it and the learner's line, so the notebook shows one
@@ -171,16 +167,6 @@ def _moved_with(xs, vs, h: float, old: bool) -> bool:
     return _all_close(moves, used, 1e-7, 1e-12) and not _all_close(moves, other, 1e-7, 1e-12)
 
 
-def _same(result_a, result_b) -> bool:
-    """True when two (x, v) results of a step are equal to round-off."""
-    try:
-        for a, b in zip(result_a, result_b, strict=True):
-            expect.close(a, expect.as_floats(b, "b"), "a", rtol=RTOL, atol=ATOL)
-    except (AssertionError, TypeError, ValueError):
-        return False
-    return True
-
-
 def _assert_trajectory(xs, vs, positions, velocities, what: str, hint: str) -> None:
     """Raise at the first step where the learner's state leaves MuJoCo's."""
     for k in range(1, len(xs)):
@@ -274,7 +260,7 @@ def compare_implicit_damping(semi_implicit_euler, xml: str, steps: int, qpos0, q
             warnings.simplefilter("ignore")
             with_rate = semi_implicit_euler(x, v, accel, h, rates)
             without = semi_implicit_euler(x, v, accel, h, no_rate)
-        ignored = _same(with_rate, without)
+        ignored = _all_close(with_rate, without)  # the (x, v) of both steps
     except Exception:  # a step that fails here fails the comparison below with its own error
         ignored = False
     hint = HINTS["damping_ignored"] if ignored else HINTS["damping_misplaced"]
@@ -397,7 +383,7 @@ def _on_the_lessons_pendulums(compare, function) -> None:
 def explicit_euler(explicit_euler) -> None:
     """Compare explicit_euler with MuJoCo's pieces on the pendulum and the double pendulum."""
     _on_the_lessons_pendulums(compare_explicit_euler, explicit_euler)
-    _ok(
+    expect.ok(
         f"{STEPS} steps of the pendulum and of the double pendulum match MuJoCo's velocity "
         "update with the position moved by the old velocity."
     )
@@ -407,7 +393,7 @@ def explicit_euler(explicit_euler) -> None:
 def semi_implicit_euler(semi_implicit_euler) -> None:
     """Compare semi_implicit_euler with mj_step (Euler) on the pendulum and double pendulum."""
     _on_the_lessons_pendulums(compare_semi_implicit, semi_implicit_euler)
-    _ok(f"{STEPS} steps of the pendulum and of the double pendulum match mj_step (Euler).")
+    expect.ok(f"{STEPS} steps of the pendulum and of the double pendulum match mj_step (Euler).")
 
 
 @expect.visible_check
@@ -420,7 +406,7 @@ def implicit_damping(semi_implicit_euler) -> None:
         *DAMPED_START,
         "the damped pendulum",
     )
-    _ok(f"{STEPS} steps of the damped pendulum match mj_step, damping treated implicitly.")
+    expect.ok(f"{STEPS} steps of the damped pendulum match mj_step, damping treated implicitly.")
 
 
 @expect.visible_check
@@ -440,7 +426,7 @@ def rk4(rk4) -> None:
         *DOUBLE_START,
         "the double pendulum",
     )
-    _ok(f"{STEPS} steps of the pendulum and of the double pendulum match mj_step (RK4).")
+    expect.ok(f"{STEPS} steps of the pendulum and of the double pendulum match mj_step (RK4).")
 
 
 @expect.visible_check
@@ -448,7 +434,7 @@ def stable_timestep(largest_stable_timestep, integrator: str = "Euler") -> None:
     """Compare the learner's edge for the stiff spring with where MuJoCo's integrator fails."""
     stepper = dynamics.SpringStepper(*STIFF_SPRING, integrator)
     edge = _checked_edge(largest_stable_timestep, stepper)
-    _ok(
+    expect.ok(
         f"with MuJoCo's {integrator} step your edge is {edge:.6g} s: MuJoCo is stable 1 % "
         "below it and blows up 1 % above it."
     )
@@ -458,4 +444,4 @@ def stable_timestep(largest_stable_timestep, integrator: str = "Euler") -> None:
 def letter(name: str, value, n_choices: int) -> None:
     """Check that a check-yourself answer is recorded as one of the letters A, B, ..."""
     chosen = expect.choice(name, value, n_choices)
-    _ok(f'{name} = "{chosen}" is recorded; it is scored when your notebook is graded.')
+    expect.ok(f'{name} = "{chosen}" is recorded; it is scored when your notebook is graded.')

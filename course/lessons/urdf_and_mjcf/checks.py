@@ -42,16 +42,28 @@ MAX_MJCF_CHARS = 1_000_000
 FORBIDDEN_MJCF = ("include", "asset", "plugin", "extension", "robot")
 
 
-def _ok(message: str) -> None:
-    print(f"OK: {message}")
-
-
 @expect.visible_check
 def letter(name: str, value, n_choices: int) -> None:
     """Check that a check-yourself answer is recorded as one of the letters (the grader then
     compares it with the key)."""
     expect.choice(name, value, n_choices)
     print(f"Recorded: {name} = {value!r}.")
+
+
+def _answer(result, what: str):
+    """`result`, or NotAnswered ("<what> returned None: write its body.") when it is None."""
+    return expect.answered(result, what, "its body")
+
+
+# What a wrong answer of Steps 3 to 5 most likely got wrong.
+HINTS = {
+    "rpy": "URDF turns about the fixed x axis by roll, then the fixed y axis by pitch, then the "
+    "fixed z axis by yaw; MJCF's quaternion is (w, x, y, z).",
+    "tip": "Each link points along the angle of its own joint plus all the joints before it; a "
+    "positive angle turns +z toward +x.",
+    "servo": "At rest the servo's torque kp (target - q) must hold up what gravity_torque(q) says "
+    "gravity does at the angles where the arm rests, not at the targets.",
+}
 
 
 def _numbers(values) -> str:
@@ -102,9 +114,7 @@ def compare_inertia(urdf_inertia_to_fullinertia, six) -> None:
     link = f'\n    <inertial>\n      <mass value="1"/>\n      <inertia {inertia}/>\n    </inertial>'
     want = _tensor_of(urdf.compile_urdf(_one_link_urdf(link)))
     what = f"urdf_inertia_to_fullinertia{tuple(float(v) for v in six)}"
-    got = urdf_inertia_to_fullinertia(*[float(v) for v in six])
-    if got is None:
-        raise expect.NotAnswered(f"{what} returned None: write its body.")
+    got = _answer(urdf_inertia_to_fullinertia(*[float(v) for v in six]), what)
     got = expect.as_floats(got, what)
     hint = "Look at the element map's inertia row: the two formats list the six numbers in "
     hint += "different orders."
@@ -134,7 +144,7 @@ def urdf_inertia(urdf_inertia_to_fullinertia) -> None:
     """Compare urdf_inertia_to_fullinertia with MuJoCo's URDF import on the lesson's tensors."""
     for six in INERTIA_CASES:
         compare_inertia(urdf_inertia_to_fullinertia, six)
-    _ok("fullinertia from your six numbers is the tensor MuJoCo imports from the URDF.")
+    expect.ok("fullinertia from your six numbers is the tensor MuJoCo imports from the URDF.")
 
 
 # --------------------------------------------------------------------------------------------
@@ -162,9 +172,7 @@ def compare_geometry(urdf_geometry_to_mjcf, kind: str, dims) -> None:
     want_type = GEOMETRY_TYPES[mujoco.mjtGeom(model.geom_type[0])]
     want_size = model.geom_size[0][: mjcf.SHAPE_SIZES[want_type]]
     what = f"urdf_geometry_to_mjcf({kind!r}, {dims})"
-    result = urdf_geometry_to_mjcf(kind, dims)
-    if result is None:
-        raise expect.NotAnswered(f"{what} returned None: write its body.")
+    result = _answer(urdf_geometry_to_mjcf(kind, dims), what)
     mjcf_type, size = expect.sequence_of(result, 2, what)
     if mjcf_type != want_type:
         raise AssertionError(f"{what} gives type {mjcf_type!r}; MuJoCo makes a {want_type!r}.")
@@ -179,7 +187,9 @@ def urdf_geometry(urdf_geometry_to_mjcf, kinds=("box",)) -> None:
         for dims in GEOMETRY_CASES[kind]:
             compare_geometry(urdf_geometry_to_mjcf, kind, dims)
             count += 1
-    _ok(f"{count} {' and '.join(kinds)} shape(s) give the geom_size MuJoCo's import compiles.")
+    expect.ok(
+        f"{count} {' and '.join(kinds)} shape(s) give the geom_size MuJoCo's import compiles."
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -192,25 +202,14 @@ def compare_rpy(rpy_to_quat, rpy) -> None:
     rpy = [float(a) for a in rpy]
     want = urdf.compile_urdf(_one_link_urdf(UNIT_LINK, rpy)).body_quat[1]
     what = f"rpy_to_quat({[round(a, 4) for a in rpy]})"
-    got = rpy_to_quat(rpy)
-    if got is None:
-        raise expect.NotAnswered(f"{what} returned None: write its body.")
-    got = expect.as_floats(got, what)
+    got = expect.as_floats(_answer(rpy_to_quat(rpy), what), what)
     if (
         len(got) == 4
         and all(isinstance(g, float) for g in got)
         and sum(g * w for g, w in zip(got, want, strict=True)) < 0
     ):
         got = [-g for g in got]  # q and -q are the same rotation
-    expect.close(
-        got,
-        want,
-        what,
-        rtol=0,
-        atol=1e-9,
-        hint="URDF turns about the fixed x axis by roll, then the fixed y axis by pitch, then "
-        "the fixed z axis by yaw; MJCF's quaternion is (w, x, y, z).",
-    )
+    expect.close(got, want, what, rtol=0, atol=1e-9, hint=HINTS["rpy"])
 
 
 @expect.visible_check
@@ -218,7 +217,7 @@ def rpy(rpy_to_quat) -> None:
     """Compare rpy_to_quat with MuJoCo's import of URDF joint origins on the lesson's angles."""
     for angles in RPY_CASES:
         compare_rpy(rpy_to_quat, angles)
-    _ok(f"{len(RPY_CASES)} joint origins give the body quaternions MuJoCo's import compiles.")
+    expect.ok(f"{len(RPY_CASES)} joint origins give the body quaternions MuJoCo's import compiles.")
 
 
 # --------------------------------------------------------------------------------------------
@@ -230,18 +229,8 @@ def compare_tip(planar_arm_tip, base_height: float, lengths, q) -> None:
     lengths, q = [float(v) for v in lengths], [float(v) for v in q]
     want = arms.chain_tip(arms.planar_chain(base_height, lengths), q)
     what = f"planar_arm_tip({base_height:g}, {lengths}, {[round(a, 4) for a in q]})"
-    got = planar_arm_tip(float(base_height), lengths, q)
-    if got is None:
-        raise expect.NotAnswered(f"{what} returned None: write its body.")
-    expect.close(
-        got,
-        want,
-        what,
-        rtol=0,
-        atol=1e-12,
-        hint="Each link points along the angle of its own joint plus all the joints before it; "
-        "a positive angle turns +z toward +x.",
-    )
+    got = _answer(planar_arm_tip(float(base_height), lengths, q), what)
+    expect.close(got, want, what, rtol=0, atol=1e-12, hint=HINTS["tip"])
 
 
 @expect.visible_check
@@ -249,7 +238,7 @@ def planar_tip(planar_arm_tip) -> None:
     """Compare planar_arm_tip with the site tool0 of the lesson's arm."""
     for q in TIP_ANGLES:
         compare_tip(planar_arm_tip, arm.BASE_HEIGHT, arm.LENGTHS, q)
-    _ok(f"the tip matches MuJoCo's site at {len(TIP_ANGLES)} poses of the lesson's arm.")
+    expect.ok(f"the tip matches MuJoCo's site at {len(TIP_ANGLES)} poses of the lesson's arm.")
 
 
 # --------------------------------------------------------------------------------------------
@@ -267,25 +256,15 @@ def compare_servo(servo_rest_angles, xml: str, kp, targets, rest) -> None:
     simulation of `xml` came to rest; gravity_torque is MuJoCo's, -qfrc_bias at rest."""
     kp, targets = [float(k) for k in kp], [float(t) for t in targets]
     what = f"servo_rest_angles({[round(k, 2) for k in kp]}, {[round(t, 4) for t in targets]}, ...)"
-    got = servo_rest_angles(kp, targets, arm.gravity_torque(xml))
-    if got is None:
-        raise expect.NotAnswered(f"{what} returned None: write its body.")
-    expect.close(
-        got,
-        list(rest),
-        what,
-        rtol=0,
-        atol=1e-6,
-        hint="At rest the servo's torque kp (target - q) must hold up what gravity_torque(q) "
-        "says gravity does at the angles where the arm rests, not at the targets.",
-    )
+    got = _answer(servo_rest_angles(kp, targets, arm.gravity_torque(xml)), what)
+    expect.close(got, list(rest), what, rtol=0, atol=1e-6, hint=HINTS["servo"])
 
 
 @expect.visible_check
 def servo(servo_rest_angles) -> None:
     """Compare servo_rest_angles with 20 s of the lesson's arm."""
     compare_servo(servo_rest_angles, arm.mjcf_text(), arm.KP, arm.TARGETS, lesson_rest())
-    _ok("your rest angles are where the simulated arm comes to rest, to 1e-6 rad.")
+    expect.ok("your rest angles are where the simulated arm comes to rest, to 1e-6 rad.")
 
 
 @functools.cache
@@ -317,9 +296,7 @@ CONVERTER_HINTS = {
 
 def learner_model(urdf_to_mjcf, urdf_text: str) -> mujoco.MjModel:
     """Compile what urdf_to_mjcf returns for `urdf_text`: MJCF text, plainly MJCF."""
-    result = urdf_to_mjcf(urdf_text)
-    if result is None:
-        raise expect.NotAnswered("urdf_to_mjcf returned None: write its body.")
+    result = _answer(urdf_to_mjcf(urdf_text), "urdf_to_mjcf")
     if not isinstance(result, str) or len(result) > MAX_MJCF_CHARS:
         raise AssertionError("urdf_to_mjcf should return MJCF text (a string of a <mujoco> model).")
     try:
@@ -389,32 +366,20 @@ def compare_kinematics(urdf_to_mjcf, urdf_text: str, seed: int = 0) -> None:
         urdf.set_joints(want, dw, angles)
         urdf.set_joints(got, dg, angles)
         where = "at qpos = 0" if k == 0 else f"at joint values {_rounded(angles)}"
-        for body in urdf.moving_bodies(want):
-            for label, w, g in (
-                ("position", dw.body(body).xpos, dg.body(body).xpos),
-                ("orientation (xmat)", dw.body(body).xmat, dg.body(body).xmat),
-            ):
-                expect.close(
-                    g, w, f"body {body}'s world {label} {where}", rtol=0, atol=1e-9, hint=hint
-                )
-        for j in range(want.njnt):
-            name = want.joint(j).name
-            expect.close(
-                dg.joint(name).xaxis,
-                dw.joint(name).xaxis,
-                f"joint {name}'s world axis {where}",
-                rtol=0,
-                atol=1e-9,
-                hint=hint,
-            )
-            expect.close(
-                dg.joint(name).xanchor,
-                dw.joint(name).xanchor,
-                f"joint {name}'s world anchor {where}",
-                rtol=0,
-                atol=1e-9,
-                hint=hint,
-            )
+        for what, w, g in _placements(want, dw, dg):
+            expect.close(g, w, f"{what} {where}", rtol=0, atol=1e-9, hint=hint)
+
+
+def _placements(want: mujoco.MjModel, dw: mujoco.MjData, dg: mujoco.MjData):
+    """(what, the import's value, the learner's) for every moving body's world position and
+    orientation, then every joint's world axis and anchor: the order compare_kinematics checks
+    them in. Both models must have want's body and joint names (_same_names)."""
+    for body in urdf.moving_bodies(want):
+        yield f"body {body}'s world position", dw.body(body).xpos, dg.body(body).xpos
+        yield f"body {body}'s world orientation (xmat)", dw.body(body).xmat, dg.body(body).xmat
+    for name in (want.joint(j).name for j in range(want.njnt)):
+        yield f"joint {name}'s world axis", dw.joint(name).xaxis, dg.joint(name).xaxis
+        yield f"joint {name}'s world anchor", dw.joint(name).xanchor, dg.joint(name).xanchor
 
 
 def _rounded(angles: dict) -> dict:
@@ -572,4 +537,4 @@ def converter(urdf_to_mjcf, aspect: str) -> None:
         "limits": "ranges, force ranges, damping and frictionloss are MuJoCo's import's",
         "geoms": "the collision geoms are MuJoCo's import's",
     }
-    _ok(f"on both arms of the lesson, {said[aspect]}.")
+    expect.ok(f"on both arms of the lesson, {said[aspect]}.")

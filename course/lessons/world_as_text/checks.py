@@ -45,17 +45,6 @@ FREE_FALL_STEPS = 143  # Experiment A's landing step in vacuum
 DELAY_VARIANT = ((0.05, 2.0, 1.2, 0.6, 0.001),)
 
 
-def _ok(message: str) -> None:
-    print(f"OK: {message}")
-
-
-def _answer(result, what: str):
-    """`result` when the function returned something, NotAnswered when it returned None."""
-    if result is None:
-        raise expect.NotAnswered(f"{what} returned None: write the body of the function.")
-    return result
-
-
 # --------------------------------------------------------------------------------------------
 # Step 1 · solid shapes
 
@@ -81,7 +70,7 @@ def compare_solid_inertia(solid_inertia, kind: str, size, density: float) -> Non
     want_mass = float(model.body("body").mass[0])
     want = body_frame_inertia(model, "body").diagonal()
     what = f"solid_inertia({kind!r}, {list(size)}, {density:g})"
-    result = _answer(solid_inertia(kind, list(size), density), what)
+    result = expect.answered(solid_inertia(kind, list(size), density), what)
     mass, inertia = expect.sequence_of(result, 2, what)
     hint = SHAPE_HINTS[kind]
     expect.close(mass, want_mass, f"the mass from {what}", rtol=1e-9, hint=hint)
@@ -98,7 +87,7 @@ def solid_inertia(solid_inertia, kind: str, cases=None) -> None:
         cases = [(size, density) for k, size, density in SHAPE_CASES if k == kind]
     for size, density in cases:
         compare_solid_inertia(solid_inertia, kind, size, density)
-    _ok(f"solid_inertia matches MuJoCo's compiler on {len(cases)} {kind} shape(s).")
+    expect.ok(f"solid_inertia matches MuJoCo's compiler on {len(cases)} {kind} shape(s).")
 
 
 # --------------------------------------------------------------------------------------------
@@ -139,7 +128,7 @@ def compare_combine_parts(combine_parts, parts, check_inertia: bool) -> None:
     positions = [list(p[2]) for p in parts]
     own = [part_inertia(kind, size, mass) for kind, size, _, mass in parts]
     what = f"combine_parts on {len(parts)} parts"
-    result = _answer(combine_parts(masses, positions, [i.tolist() for i in own]), what)
+    result = expect.answered(combine_parts(masses, positions, [i.tolist() for i in own]), what)
     mass, com, inertia = expect.sequence_of(result, 3, what)
     expect.close(
         mass, want.mass, "the total mass", rtol=1e-9, hint="The body's mass is all its parts'."
@@ -166,7 +155,7 @@ def combine_parts_mass_and_com(combine_parts, bodies=(TWO_PARTS,)) -> None:
     `bodies` (each a list of parts (kind, size, pos, mass)); default Step 2's body."""
     for parts in bodies:
         compare_combine_parts(combine_parts, parts, check_inertia=False)
-    _ok(f"combine_parts gives MuJoCo's mass and centre of mass for {len(bodies)} body(ies).")
+    expect.ok(f"combine_parts gives MuJoCo's mass and centre of mass for {len(bodies)} body(ies).")
 
 
 @expect.visible_check
@@ -175,7 +164,7 @@ def combine_parts_inertia(combine_parts, bodies=(TWO_PARTS,)) -> None:
     of `bodies`; default Step 2's body."""
     for parts in bodies:
         compare_combine_parts(combine_parts, parts, check_inertia=True)
-    _ok(f"combine_parts gives MuJoCo's inertia about the COM for {len(bodies)} body(ies).")
+    expect.ok(f"combine_parts gives MuJoCo's inertia about the COM for {len(bodies)} body(ies).")
 
 
 # --------------------------------------------------------------------------------------------
@@ -184,7 +173,7 @@ def combine_parts_inertia(combine_parts, bodies=(TWO_PARTS,)) -> None:
 
 def _step(semi_implicit_euler, *args):
     """(x, v) after one of the learner's steps; NotAnswered when it returns nothing."""
-    result = _answer(semi_implicit_euler(*args), "semi_implicit_euler(...)")
+    result = expect.answered(semi_implicit_euler(*args), "semi_implicit_euler(...)")
     return expect.sequence_of(result, 2, "semi_implicit_euler(...)")
 
 
@@ -221,7 +210,7 @@ def semi_implicit_euler(semi_implicit_euler, cases=None) -> None:
     cases = cases or [((0.0, 0.0, 0.0), 0.002, FREE_FALL_STEPS)]
     for v0, timestep, steps in cases:
         compare_free_fall(semi_implicit_euler, v0, timestep, steps)
-    _ok(f"{sum(c[2] for c in cases)} steps of free fall match mj_step.")
+    expect.ok(f"{sum(c[2] for c in cases)} steps of free fall match mj_step.")
 
 
 def compare_damped(semi_implicit_euler, mass, damping, timestep, steps, v0) -> None:
@@ -257,7 +246,7 @@ def semi_implicit_damping(semi_implicit_euler, cases=None) -> None:
     cases = cases or [(0.5, 2.0, 0.002, 100, 1.0)]
     for mass, damping, timestep, steps, v0 in cases:
         compare_damped(semi_implicit_euler, mass, damping, timestep, steps, v0)
-    _ok(f"{len(cases)} damped slider(s) match mj_step, damping treated implicitly.")
+    expect.ok(f"{len(cases)} damped slider(s) match mj_step, damping treated implicitly.")
 
 
 # --------------------------------------------------------------------------------------------
@@ -291,7 +280,7 @@ def inertia_box(inertia_box, cases=None) -> None:
     cases = cases or [("box", (0.1, 0.1, 0.1), 0.1), ("box", (0.1, 0.05, 0.02), 0.56)]
     for kind, size, mass in cases:
         compare_inertia_box(inertia_box, kind, size, mass)
-    _ok(f"inertia_box gives the boxes MuJoCo's drag model uses for {len(cases)} shape(s).")
+    expect.ok(f"inertia_box gives the boxes MuJoCo's drag model uses for {len(cases)} shape(s).")
 
 
 def compare_quadratic_drag(quadratic_drag, box, velocity, air_density) -> None:
@@ -318,7 +307,7 @@ def quadratic_drag(quadratic_drag, cases=None) -> None:
     cases = cases or [((0.2, 0.2, 0.2), (0.0, 0.0, vz), 1.2) for vz in (-1.0, -2.8)]
     for box, velocity, rho in cases:
         compare_quadratic_drag(quadratic_drag, box, velocity, rho)
-    _ok(f"quadratic_drag matches MuJoCo's qfrc_fluid in {len(cases)} case(s).")
+    expect.ok(f"quadratic_drag matches MuJoCo's qfrc_fluid in {len(cases)} case(s).")
 
 
 # --------------------------------------------------------------------------------------------
@@ -392,7 +381,7 @@ def drop_heights(drop_heights, cases=None) -> None:
     cases = cases or [("box", (0.1, 0.1, 0.1), 0.1, air, 0.40, 0.002) for air in (0.0, 1.2)]
     for case in cases:
         compare_drop_heights(drop_heights, *case)
-    _ok(f"drop_heights follows mj_step in {len(cases)} drop(s).")
+    expect.ok(f"drop_heights follows mj_step in {len(cases)} drop(s).")
 
 
 def _delay_hint(got, timestep: float, default: str) -> str:
@@ -416,7 +405,7 @@ def delay_table(landing_delay_ms, light_masses_kg=drop.SWEEP_MASSES_KG) -> None:
     light cube of `light_masses_kg` (kg; the lesson's sweep by default)."""
     table = drop.delay_sweep(tuple(light_masses_kg))
     for light_kg, want in table.items():
-        got = _answer(landing_delay_ms(light_kg), f"landing_delay_ms({light_kg:g})")
+        got = expect.answered(landing_delay_ms(light_kg), f"landing_delay_ms({light_kg:g})")
         hint = _delay_hint(
             got,
             0.002,
@@ -425,7 +414,7 @@ def delay_table(landing_delay_ms, light_masses_kg=drop.SWEEP_MASSES_KG) -> None:
             "list.",
         )
         expect.close(got, want, f"landing_delay_ms({light_kg:g})", rtol=0, atol=0.005, hint=hint)
-    _ok(f"your delays match MuJoCo's for all {len(table)} masses to 0.01 ms.")
+    expect.ok(f"your delays match MuJoCo's for all {len(table)} masses to 0.01 ms.")
 
 
 @expect.visible_check
@@ -437,7 +426,7 @@ def delay_variant(landing_delay_ms, cases=DELAY_VARIANT) -> None:
             light, heavy, rho_air, drop_height=height, timestep=timestep
         ).delay_ms
         what = f"landing_delay_ms({light}, {heavy}, {rho_air}, {height}, {timestep})"
-        got = _answer(landing_delay_ms(light, heavy, rho_air, height, timestep), what)
+        got = expect.answered(landing_delay_ms(light, heavy, rho_air, height, timestep), what)
         hint = _delay_hint(
             got,
             timestep,
@@ -445,7 +434,7 @@ def delay_variant(landing_delay_ms, cases=DELAY_VARIANT) -> None:
             "table typed in for the lesson's case cannot answer this.",
         )
         expect.close(got, want, what, rtol=0, atol=0.005, hint=hint)
-    _ok(f"landing_delay_ms matches mj_step on {len(cases)} other drop(s).")
+    expect.ok(f"landing_delay_ms matches mj_step on {len(cases)} other drop(s).")
 
 
 # --------------------------------------------------------------------------------------------
@@ -457,4 +446,4 @@ def letter(name: str, value, n_choices: int = 3) -> None:
     """Check that a check-yourself answer is recorded as one of the letters (not whether it
     is right: the grader holds the key)."""
     chosen = expect.choice(name, value, n_choices)
-    _ok(f'{name} = "{chosen}" is recorded; it is scored when your notebook is graded.')
+    expect.ok(f'{name} = "{chosen}" is recorded; it is scored when your notebook is graded.')
