@@ -23,8 +23,10 @@ from pathlib import Path
 
 import nbformat
 import pytest
+import toy_lesson
 from bad_submissions import BY_NAME, CORPUS, Lesson, write_class
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+from graded_outputs import gradebook_rows, hidden_lines, report_section
+from nbformat.v4 import new_markdown_cell
 
 from classroom import build, notebooks
 from classroom.grading import intake, report, submissions
@@ -35,7 +37,7 @@ LESSONS = notebooks.discover_lessons(REPO_ROOT)
 LESSON = os.environ.get("GRADE_TEST_LESSON") or (
     "01-world-as-text" if "01-world-as-text" in LESSONS else (LESSONS or ["none"])[0]
 )
-TOY = "00-toy"
+TOY = toy_lesson.TOY
 CELL_TIMEOUT = 10
 RUN_TIMEOUT = 900
 
@@ -82,21 +84,6 @@ def cell_scores(root: Path) -> dict[tuple[str, str], dict[str, float]]:
                     for grade in notebook.grades
                 }
     return scores
-
-
-def report_section(root: Path, student: str, lesson: str) -> str:
-    """The lines of grading_report.txt about one unusual submission."""
-    lines = (root / "grading_report.txt").read_text(encoding="utf-8").splitlines()
-    head = f"{student} ({lesson}):"
-    for index, line in enumerate(lines):
-        if line.startswith(head):
-            section = [line]
-            for following in lines[index + 1 :]:
-                if not following.startswith("  - "):
-                    break
-                section.append(following)
-            return "\n".join(section)
-    return ""
 
 
 def page_text(path: Path) -> str:
@@ -201,15 +188,9 @@ def test_printed_flood_is_capped(bad_class):
 
 @pytest.mark.timeout(RUN_TIMEOUT)
 def test_gradebook_has_one_row_per_submission(bad_class):
-    db = bad_class["root"] / "gradebook.db"
-    with sqlite3.connect(db) as connection:
-        assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        subs = connection.execute(
-            "SELECT student.id, COUNT(*) FROM submitted_assignment "
-            "JOIN student ON student.id = submitted_assignment.student_id GROUP BY student.id"
-        ).fetchall()
-        grades = connection.execute("SELECT COUNT(*) FROM grade").fetchone()[0]
-    assert {student: n for student, n in subs} == {s: 1 for s in bad_class["students"]}
+    integrity, subs, grades = gradebook_rows(bad_class["root"])
+    assert integrity == "ok"
+    assert subs == {s: 1 for s in bad_class["students"]}
     graded_cells = len(bad_class["scores"][(LESSON, "complete")])
     assert grades == graded_cells * len(bad_class["students"])
 
@@ -217,29 +198,14 @@ def test_gradebook_has_one_row_per_submission(bad_class):
 @pytest.mark.timeout(RUN_TIMEOUT)
 def test_feedback_shows_results_but_never_hidden_tests(bad_class):
     root, lesson = bad_class["root"], bad_class["lesson"]
-    hidden_lines, shown = set(), set()
-    for cell in lesson.source.cells:
-        inside = False
-        for line in cell.source.split("\n"):
-            if "BEGIN HIDDEN TESTS" in line:
-                inside = True
-            elif "END HIDDEN TESTS" in line:
-                inside = False
-            elif inside and len(line.strip()) > 12:
-                hidden_lines.add(line.strip())
-            else:
-                shown.add(line.strip())
-    # A line that also appears outside hidden tests (in a visible cell, or in the course
-    # package, whose source a traceback may quote) is not a secret.
-    public = "\n".join(p.read_text(encoding="utf-8") for p in (REPO_ROOT / "course").rglob("*.py"))
-    hidden_lines = {line for line in hidden_lines - shown if line not in public}
-    assert hidden_lines, "the lesson has no hidden tests to hide"
+    secrets = hidden_lines(lesson.source, REPO_ROOT / "course")
+    assert secrets, "the lesson has no hidden tests to hide"
     pages = sorted((root / "feedback").glob(f"*/{LESSON}/{LESSON}.html"))
     graded = [s for s in bad_class["students"] if (root / "autograded" / s / LESSON).is_dir()]
     assert len(pages) == len(graded)
     for page in pages:
         text = page_text(page)
-        leaked = [line for line in hidden_lines if line in text]
+        leaked = [line for line in secrets if line in text]
         assert not leaked, f"{page} shows hidden tests: {leaked[:3]}"
         assert "BEGIN HIDDEN TESTS" not in text
     complete = page_text(root / "feedback" / "complete" / LESSON / f"{LESSON}.html")
@@ -298,71 +264,23 @@ def test_repair_restores_every_cell_of_a_stripped_notebook():
 
 
 def toy_notebook() -> nbformat.NotebookNode:
-    def meta(cell, **nbgrader):
-        cell.metadata["nbgrader"] = {"schema_version": 3, "task": False, **nbgrader}
-        return cell
-
-    cells = [
-        new_markdown_cell("# Toy lesson"),
-        meta(
-            new_code_cell("from course import expect"),
-            grade=False,
-            grade_id="setup",
-            locked=True,
-            solution=False,
-        ),
-        meta(
-            new_code_cell(
-                "def double(x):\n    ### BEGIN SOLUTION\n    return 2 * x\n    ### END SOLUTION"
-            ),
-            grade=False,
-            grade_id="double",
-            locked=False,
-            solution=True,
-        ),
-        meta(
-            new_code_cell(
-                '"""double doubles."""\nexpect.close(double(2), 4, "double(2)")\n'
-                "### BEGIN HIDDEN TESTS\nfrom course import expect as _expect\n\n"
-                '_expect.close(double(3.5), 7.0, "double(3.5)")\n'
-                "### END HIDDEN TESTS"
-            ),
-            grade=True,
-            grade_id="double_doubles",
-            locked=True,
-            points=2,
-            solution=False,
-        ),
-        meta(
-            new_code_cell(
-                'answer = None  # "A" or "B"\n### BEGIN SOLUTION\nanswer = "B"\n### END SOLUTION'
-            ),
-            grade=False,
-            grade_id="answer",
-            locked=False,
-            solution=True,
-        ),
-        meta(
-            new_code_cell('"""The answer."""\nassert answer == "B"'),
-            grade=True,
-            grade_id="answer_is_b",
-            locked=True,
-            points=1,
-            solution=False,
-        ),
-    ]
-    nb = new_notebook(cells=cells)
-    nb.metadata = nbformat.from_dict(
-        {
-            "kernelspec": {
-                "display_name": "Python 3 (ipykernel)",
-                "language": "python",
-                "name": "python3",
-            },
-            "language_info": {"name": "python"},
-        }
+    """The toy lesson's source: set-up, `double` and its test (2 points, a hidden case), a
+    multiple-choice answer and its test (1 point)."""
+    double_test = (
+        '"""double doubles."""\nexpect.close(double(2), 4, "double(2)")\n'
+        "### BEGIN HIDDEN TESTS\nfrom course import expect as _expect\n\n"
+        '_expect.close(double(3.5), 7.0, "double(3.5)")\n'
+        "### END HIDDEN TESTS"
     )
-    return nb
+    return toy_lesson.notebook(
+        [
+            new_markdown_cell("# Toy lesson"),
+            toy_lesson.locked_cell("setup", "from course import expect"),
+            toy_lesson.answer_cell("double", toy_lesson.DOUBLE),
+            toy_lesson.graded_cell("double_doubles", double_test, points=2),
+            *toy_lesson.answer_cells(),
+        ]
+    )
 
 
 @pytest.fixture(scope="module")

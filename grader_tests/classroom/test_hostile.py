@@ -14,6 +14,7 @@ Every run is sandboxed: under CI a missing sandbox fails these tests, elsewhere 
 from __future__ import annotations
 
 import base64
+import contextlib
 import csv
 import ctypes
 import hashlib
@@ -33,6 +34,7 @@ from pathlib import Path
 
 import hostile
 import pytest
+from graded_outputs import gradebook_rows, hidden_lines, report_section
 from sandbox_required import require_sandbox
 
 from classroom import notebooks, sandbox
@@ -178,14 +180,11 @@ def set_subreaper(on: bool) -> None:
 
 
 def reap() -> None:
-    """Reap the orphans of a finished run that came to this process."""
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
+    """Reap the orphans of a finished run that came to this process: every child that ended,
+    until none is left (ChildProcessError) or the rest still run (pid 0)."""
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(-1, os.WNOHANG)[0] != 0:
+            pass
 
 
 @dataclass(frozen=True)
@@ -285,27 +284,6 @@ def subreaper():
 # What may never show: hidden tests, other students' work, gradebooks, kernels' keys
 
 
-def hidden_lines() -> set[str]:
-    """Lines of the source notebook's hidden regions that appear nowhere public (a visible
-    part, the course package whose source a traceback may quote)."""
-    source = notebooks.read_lesson(LESSON, "source", REPO_ROOT)
-    hidden, shown = set(), set()
-    for cell in source.cells:
-        inside = False
-        for line in cell.source.split("\n"):
-            if "BEGIN HIDDEN TESTS" in line:
-                inside = True
-            elif "END HIDDEN TESTS" in line:
-                inside = False
-            elif inside and len(line.strip()) > 12:
-                hidden.add(line.strip())
-            else:
-                shown.add(line.strip())
-    package = hostile.course_package().rglob("*.py")
-    public = "\n".join(p.read_text(encoding="utf-8") for p in package)
-    return {line for line in hidden - shown if line not in public}
-
-
 def readable_text(path: Path) -> str:
     """What a reader of an output sees: a page's text, or a notebook without the sources of
     its test cells (nbgrader keeps the hidden tests there, in the instructor's autograded/)."""
@@ -384,8 +362,9 @@ def leaks(root: Path, secrets: dict[str, list[str]], markers: dict[str, str], to
 
 def secrets_of(root: Path) -> dict[str, list[str]]:
     key = (root / ".grading" / "key").read_bytes()
+    source = notebooks.read_lesson(LESSON, "source", REPO_ROOT)
     return {
-        "hidden tests": sorted(hidden_lines()),
+        "hidden tests": sorted(hidden_lines(source, hostile.course_package())),
         "a gradebook": ["SQLite format 3", "CREATE TABLE"],
         "a connection file": ['"signature_scheme"', "hmac-sha256"],
         "the grader's key": [key.hex(), base64.b64encode(key).decode()],
@@ -529,15 +508,11 @@ def test_no_file_changes_outside_the_runs_own_outputs(hostile_class):
 def test_gradebook_holds_only_the_graders_rows(hostile_class):
     """The gradebook holds one submission per student, its grades, and the lesson's own tests."""
     root, students = hostile_class["root"], hostile_class["students"]
+    integrity, subs, grades = gradebook_rows(root)
+    assert integrity == "ok"
     with sqlite3.connect(root / "gradebook.db") as db:
-        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        subs = db.execute(
-            "SELECT student.id, COUNT(*) FROM submitted_assignment "
-            "JOIN student ON student.id = submitted_assignment.student_id GROUP BY student.id"
-        ).fetchall()
-        grades = db.execute("SELECT COUNT(*) FROM grade").fetchone()[0]
         sources = dict(db.execute("SELECT name, source FROM source_cell"))
-    assert dict(subs) == {s: 1 for s in students}
+    assert subs == {s: 1 for s in students}
     assert grades == len(hostile_class["scores"]["complete"]) * len(students)
     source = notebooks.read_lesson(LESSON, "source", REPO_ROOT)
     for gid, cell in notebooks.test_cells(source).items():
@@ -567,26 +542,11 @@ def test_every_attack_ran_and_none_reached(hostile_class, name):
     """The fixture's attacks ran in the kernel, and none of them says it worked."""
     printed = hostile_outputs(hostile_class["root"], name)
     if name == "hostile-slow":
-        assert "notebook-limit" in report_of(hostile_class, name)
+        assert "notebook-limit" in report_section(hostile_class["root"], name, LESSON)
         return
     assert "ATTEMPTED" in printed, f"{name}'s attacks did not run:\n{printed[:2000]}"
     reached = sorted({line for line in printed.splitlines() if line.startswith("REACHED")})
     assert not reached, f"{name} reached:\n" + "\n".join(reached)
-
-
-def report_of(hostile_class, student: str) -> str:
-    """The lines of grading_report.txt about one student."""
-    lines = (hostile_class["root"] / "grading_report.txt").read_text().splitlines()
-    head = f"{student} ({LESSON}):"
-    for index, line in enumerate(lines):
-        if line.startswith(head):
-            section = [line]
-            for following in lines[index + 1 :]:
-                if not following.startswith("  - "):
-                    break
-                section.append(following)
-            return "\n".join(section)
-    return ""
 
 
 @pytest.mark.timeout(RUN_TIMEOUT)
@@ -602,7 +562,7 @@ def test_denial_of_service_is_bounded(hostile_class):
     for folder in ("autograded", "feedback"):
         size = sum(p.stat().st_size for p in (root / folder / "hostile-deny").rglob("*"))
         assert size < 5_000_000, f"{folder}/hostile-deny holds {size:,} bytes"
-    assert report_of(hostile_class, "hostile-deny").count("output-capped") >= 3
+    assert report_section(root, "hostile-deny", LESSON).count("output-capped") >= 3
     slow = hostile_class["journal"]["hostile-slow"].seconds
     assert slow <= NOTEBOOK_TIMEOUT + VERDICT_BUDGET + 60, f"hostile-slow held a worker {slow} s"
 

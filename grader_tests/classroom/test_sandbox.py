@@ -404,6 +404,13 @@ def test_cpu_time_limit_ends_a_busy_loop():
 # Kernels
 
 
+def lesson_folder(folder: Path) -> Path:
+    """folder, made with its parents, holding an empty lesson.ipynb: a kernel's work folder."""
+    folder.mkdir(parents=True)
+    (folder / "lesson.ipynb").write_text("{}")
+    return folder
+
+
 async def start_kernel(folder: Path, slot: int):
     km = SandboxedKernelManager(kernel_name="python3", slot=slot)
     await km.start_kernel(cwd=str(folder))
@@ -461,9 +468,7 @@ async def interrupt_busy_loop(km, kc) -> tuple[dict, float]:
 @pytest.mark.timeout(90)
 def test_kernel_runs_the_course_stack_is_interruptible_and_stops_cleanly(tmp_path):
     require_sandbox()
-    folder = tmp_path / "autograded" / "learner" / "01-lesson"
-    folder.mkdir(parents=True)
-    (folder / "lesson.ipynb").write_text("{}")
+    folder = lesson_folder(tmp_path / "autograded" / "learner" / "01-lesson")
     (folder / "data.txt").write_text("given")
     before = snapshot(folder)
     slot = 910
@@ -525,9 +530,7 @@ print(json.dumps(found))
 @pytest.mark.timeout(90)
 def test_two_kernels_cannot_reach_each_others_connection_files(tmp_path):
     require_sandbox()
-    folder = tmp_path / "notebook"
-    folder.mkdir()
-    (folder / "lesson.ipynb").write_text("{}")
+    folder = lesson_folder(tmp_path / "notebook")
 
     async def scenario():
         # The same slot, as a worker's kernel and the one it starts ahead: so the same uid
@@ -565,9 +568,7 @@ print("planted")
 @pytest.mark.timeout(90)
 def test_a_restart_never_writes_or_chowns_through_links_the_learner_planted(tmp_path):
     require_sandbox()
-    folder = tmp_path / "notebook"
-    folder.mkdir()
-    (folder / "lesson.ipynb").write_text("{}")
+    folder = lesson_folder(tmp_path / "notebook")
     victim = tmp_path / "victim.txt"  # a host file the grader (maybe root) could write
     victim.write_text("untouched")
     os.chmod(victim, 0o600)

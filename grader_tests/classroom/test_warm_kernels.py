@@ -137,17 +137,22 @@ print(json.dumps({
 """
 
 
-@pytest.mark.timeout(120)
-def test_one_submission_leaves_nothing_for_the_next(tmp_path):
-    require_sandbox()
-    slot = 940
+def then_look(tmp_path: Path, slot: int, code: str) -> tuple[dict, dict]:
+    """The reports of two submissions graded one after the other in one slot, as a worker
+    grades them: "a" runs code, then "b" runs LOOK (what "a" left that "b" can see)."""
 
     async def scenario():
-        first = await run_kernel(submission(tmp_path, "a"), slot, LEAVE)
+        first = await run_kernel(submission(tmp_path, "a"), slot, code)
         second = await run_kernel(submission(tmp_path, "b"), slot, LOOK)
         return first, second
 
-    first, second = asyncio.run(scenario())
+    return asyncio.run(scenario())
+
+
+@pytest.mark.timeout(120)
+def test_one_submission_leaves_nothing_for_the_next(tmp_path):
+    require_sandbox()
+    first, second = then_look(tmp_path, 940, LEAVE)
     assert first["zygote"] is second["zygote"]  # one zygote, one sandbox, for both
     assert first["ns"] == second["ns"]
     assert first["daemon"]  # the detached process ran
@@ -192,14 +197,7 @@ print(json.dumps(found))
 @pytest.mark.timeout(120)
 def test_a_kernel_cannot_trace_read_write_or_stop_the_zygote(tmp_path):
     require_sandbox()
-    slot = 941
-
-    async def scenario():
-        first = await run_kernel(submission(tmp_path, "a"), slot, ZYGOTE)
-        after = await run_kernel(submission(tmp_path, "b"), slot, LOOK)
-        return first, after
-
-    first, after = asyncio.run(scenario())
+    first, after = then_look(tmp_path, 941, ZYGOTE)
     assert first["ptrace_attach"][0] == -1 and first["ptrace_seize"][0] == -1
     for name in ("mem", "mem_read", "environ", "maps", "fd/0", "cwd", "fds"):
         assert first[name] == 13, (name, first[name])  # EACCES
@@ -221,14 +219,7 @@ print(json.dumps({"ns": os.readlink("/proc/self/ns/pid")}))
 @pytest.mark.timeout(120)
 def test_a_sandbox_that_cannot_be_emptied_is_discarded(tmp_path):
     require_sandbox()
-    slot = 942
-
-    async def scenario():
-        first = await run_kernel(submission(tmp_path, "a"), slot, LOCK_OUT)
-        second = await run_kernel(submission(tmp_path, "b"), slot, LOOK)
-        return first, second
-
-    first, second = asyncio.run(scenario())
+    first, second = then_look(tmp_path, 942, LOCK_OUT)
     assert not first["zygote"].alive  # the reset failed: its sandbox was killed
     assert second["zygote"] is not first["zygote"] and second["ns"] != first["ns"]
     assert second["found"] == [] and second["notebook"] == ["b.ipynb"]

@@ -32,6 +32,7 @@ grader runs), the answer process's start, and each cell over 0.3 s.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import subprocess
 import sys
@@ -168,6 +169,18 @@ def run_command(
 # Where one notebook's time goes
 
 
+@contextlib.contextmanager
+def stopwatch(times: dict, key, *, add: bool = False):
+    """Time the block, even one that raises: times[key] becomes its seconds (`add`: grows by
+    them)."""
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        seconds = time.perf_counter() - start
+        times[key] = times[key] + seconds if add else seconds
+
+
 def timed_execute_class():
     """GuardedExecute recording seconds per phase: kernel (start until ready, and stop),
     each cell it runs (by index)."""
@@ -186,27 +199,32 @@ def timed_execute_class():
             return super().preprocess(nb, resources, km)
 
         async def _start_kernel(self):
-            start = time.perf_counter()
-            try:
+            with stopwatch(self.seconds, "kernel", add=True):
                 return await super()._start_kernel()
-            finally:
-                self.seconds["kernel"] += time.perf_counter() - start
 
         async def _stop_kernel(self):
-            start = time.perf_counter()
-            try:
+            with stopwatch(self.seconds, "kernel", add=True):
                 return await super()._stop_kernel()
-            finally:
-                self.seconds["kernel"] += time.perf_counter() - start
 
         async def _run_cell(self, index, cell):
-            start = time.perf_counter()
-            try:
+            with stopwatch(self.seconds["cells"], index):
                 return await super()._run_cell(index, cell)
-            finally:
-                self.seconds["cells"][index] = time.perf_counter() - start
 
     return Timed
+
+
+def timed_run(nb, folder: Path, config, run_tests: bool = False) -> dict:
+    """nb run in folder by the timed GuardedExecute (`run_tests`: test cells too), as
+    autograde runs it (NBGRADER_EXECUTION set for the run only): {"kernel": seconds,
+    "cells": {index: seconds}}."""
+    executor = timed_execute_class()(config=config)
+    executor.run_tests = run_tests
+    os.environ["NBGRADER_EXECUTION"] = "autograde"
+    try:
+        executor.preprocess(nb, {"metadata": {"path": str(folder)}})
+    finally:
+        os.environ.pop("NBGRADER_EXECUTION", None)
+    return executor.seconds
 
 
 def time_notebook(lesson: str, folder: Path, warm: bool, slot: int) -> dict:
@@ -224,13 +242,8 @@ def time_notebook(lesson: str, folder: Path, warm: bool, slot: int) -> dict:
     config.Execute.timeout = 60
     nb = harness.filled_release(lesson)
     folder.mkdir(parents=True, exist_ok=True)
-    executor = timed_execute_class()(config=config)
-    os.environ["NBGRADER_EXECUTION"] = "autograde"
-    try:
-        executor.preprocess(nb, {"metadata": {"path": str(folder)}})
-    finally:
-        os.environ.pop("NBGRADER_EXECUTION", None)
-    cells = executor.seconds["cells"]
+    timed = timed_run(nb, folder, config)
+    cells = timed["cells"]
     setup = min(cells) if cells else None
     slow = {
         index: (nb.cells[index].source.strip().splitlines()[0][:60], seconds)
@@ -238,7 +251,7 @@ def time_notebook(lesson: str, folder: Path, warm: bool, slot: int) -> dict:
         if index != setup
     }
     return {
-        "kernel": executor.seconds["kernel"],
+        "kernel": timed["kernel"],
         "imports": cells.get(setup, 0.0),
         "cells": sum(v for k, v in cells.items() if k != setup),
         "tests": time_tests(lesson, folder, config),
@@ -252,14 +265,7 @@ def time_tests(lesson: str, folder: Path, config) -> float:
     from classroom.notebooks import is_test
 
     nb = notebooks.read_lesson(lesson, "source", REPO_ROOT)
-    executor = timed_execute_class()(config=config)
-    executor.run_tests = True
-    os.environ["NBGRADER_EXECUTION"] = "autograde"
-    try:
-        executor.preprocess(nb, {"metadata": {"path": str(folder)}})
-    finally:
-        os.environ.pop("NBGRADER_EXECUTION", None)
-    times = executor.seconds["cells"]
+    times = timed_run(nb, folder, config, run_tests=True)["cells"]
     return sum(seconds for index, seconds in times.items() if is_test(nb.cells[index]))
 
 

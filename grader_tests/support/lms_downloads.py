@@ -30,15 +30,18 @@ import zipfile
 from pathlib import Path
 
 import nbformat
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+from nbformat.v4 import new_code_cell, new_markdown_cell
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
+import toy_lesson  # noqa: E402
+
 from classroom import build, notebooks  # noqa: E402
 
-TOY = "00-toy"
+TOY = toy_lesson.TOY
+
 COURSE_ID = "mujoco-physics"
 RIGHT = "B"  # the right answer to the toy's predict-first question
 HINT = (
@@ -62,69 +65,23 @@ TEST_SOURCE = (
 )
 
 
-def _meta(cell, **nbgrader):
-    """The cell with nbgrader's metadata (schema 3) set to `nbgrader`."""
-    cell.metadata["nbgrader"] = {"schema_version": 3, "task": False, **nbgrader}
-    return cell
-
-
 def toy_source() -> nbformat.NotebookNode:
     """The toy lesson's source notebook: set-up, a prediction, `double` and its test (2
     points, hidden case), a multiple-choice answer and its test (1 point)."""
-    cells = [
-        new_markdown_cell("# Toy lesson"),
-        _meta(
-            new_code_cell("from course import expect, quiz"),
-            grade=False,
-            grade_id="setup",
-            locked=True,
-            solution=False,
-        ),  # fmt: skip
-        new_code_cell('predict_double = None  # "A" or "B"'),
-        new_code_cell(
-            'quiz.choose(\n    "predict_double",\n    ["It halves x.", "It doubles x."],\n'
-            '    why="B. double(x) is x added to itself.",\n)'
-        ),
-        _meta(
+    return toy_lesson.notebook(
+        [
+            new_markdown_cell("# Toy lesson"),
+            toy_lesson.locked_cell("setup", "from course import expect, quiz"),
+            new_code_cell('predict_double = None  # "A" or "B"'),
             new_code_cell(
-                "def double(x):\n    ### BEGIN SOLUTION\n    return 2 * x\n    ### END SOLUTION"
+                'quiz.choose(\n    "predict_double",\n    ["It halves x.", "It doubles x."],\n'
+                '    why="B. double(x) is x added to itself.",\n)'
             ),
-            grade=False,
-            grade_id="double",
-            locked=False,
-            solution=True,
-        ),  # fmt: skip
-        _meta(
-            new_code_cell(TEST_SOURCE),
-            grade=True,
-            grade_id="double_doubles",
-            locked=True,
-            points=2,
-            solution=False,
-        ),  # fmt: skip
-        _meta(
-            new_code_cell(
-                'answer = None  # "A" or "B"\n### BEGIN SOLUTION\nanswer = "B"\n### END SOLUTION'
-            ),
-            grade=False,
-            grade_id="answer",
-            locked=False,
-            solution=True,
-        ),  # fmt: skip
-        _meta(
-            new_code_cell('"""The answer."""\nassert answer == "B"'),
-            grade=True,
-            grade_id="answer_is_b",
-            locked=True,
-            points=1,
-            solution=False,
-        ),  # fmt: skip
-    ]
-    nb = new_notebook(cells=cells)
-    nb.metadata = nbformat.from_dict(
-        {"kernelspec": dict(notebooks.KERNELSPEC), "language_info": {"name": "python"}}
+            toy_lesson.answer_cell("double", toy_lesson.DOUBLE),
+            toy_lesson.graded_cell("double_doubles", TEST_SOURCE, points=2),
+            *toy_lesson.answer_cells(),
+        ]
     )
-    return nb
 
 
 def toy_course(folder: Path, *, config_lines: str = "") -> Path:

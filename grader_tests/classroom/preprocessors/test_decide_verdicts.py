@@ -80,6 +80,12 @@ def error(cell) -> tuple[str, str]:
     return output.ename, output.evalue
 
 
+def decision(cell) -> tuple[dict, tuple[str, str], tuple]:
+    """What DecideVerdicts decided for a failed test cell: its verdict, its one error
+    (ename, evalue) and its grade (score, max points)."""
+    return verdict(cell), error(cell), determine_grade(cell)
+
+
 class TestDecideVerdicts:
     @pytest.mark.timeout(60)
     def test_solution_scores_full_marks(self, require_sandbox, decide):
@@ -101,13 +107,12 @@ class TestDecideVerdicts:
         require_sandbox()
         nb = decide("wrong_for_negatives")
 
-        assert verdict(nb.cells[TEST]) == {"visible": "passed", "hidden": "failed"}
         assert nb.cells[TEST].outputs[0] == OK_DOUBLE
-        assert error(nb.cells[TEST]) == (
-            "AssertionError",
-            "double must also work for negative floats",
+        assert decision(nb.cells[TEST]) == (
+            {"visible": "passed", "hidden": "failed"},
+            ("AssertionError", "double must also work for negative floats"),
+            (0, 2.0),
         )
-        assert determine_grade(nb.cells[TEST]) == (0, 2.0)
         assert determine_grade(nb.cells[QUIZ_TEST]) == (1.0, 1.0)
 
     @pytest.mark.timeout(60)
@@ -116,16 +121,18 @@ class TestDecideVerdicts:
         require_sandbox()
         nb = decide("release")
 
-        assert verdict(nb.cells[TEST]) == {"visible": "failed", "hidden": "not run"}
-        assert error(nb.cells[TEST]) == (
-            "NotAnswered",
-            "double(2) is None: write the body of the function (it returns nothing).",
+        assert decision(nb.cells[TEST]) == (
+            {"visible": "failed", "hidden": "not run"},
+            (
+                "NotAnswered",
+                "double(2) is None: write the body of the function (it returns nothing).",
+            ),
+            (0, 2.0),
         )
         assert error(nb.cells[QUIZ_TEST]) == (
             "NotAnswered",
             "quiz_double is None: set it to one of A, B, C (a string).",
         )
-        assert determine_grade(nb.cells[TEST]) == (0, 2.0)
         assert determine_grade(nb.cells[QUIZ_TEST]) == (0, 1.0)
 
     @pytest.mark.timeout(60)

@@ -190,10 +190,16 @@ class TestGuardedExecute:
         assert flooded.cells[3].execution_count is not None
 
     @pytest.mark.timeout(60)
-    def test_displayed_flood_capped(self, require_sandbox, flooded):
-        """A 50,000 character display_data (not through sys.stdout) is replaced by a mark."""
+    @pytest.mark.parametrize(
+        "index",
+        [pytest.param(6, id="displayed"), pytest.param(9, id="display-updates")],
+    )
+    def test_display_flood_capped(self, require_sandbox, flooded, index):
+        """A displayed flood leaves a mark, not the text: a 50,000 character display_data (not
+        through sys.stdout, cell 6), or five million-character updates of a shown display
+        (cell 9)."""
         require_sandbox()
-        (output,) = flooded.cells[6].outputs
+        (output,) = flooded.cells[index].outputs
         assert output.output_type == "display_data"
         assert output.data == {"text/plain": f"({CAP_MARK})"}
 
@@ -206,14 +212,6 @@ class TestGuardedExecute:
         assert CAP_MARK in output.evalue
         assert len(output.evalue) < 3 * MAX_OUTPUT
         assert sum(len(line) for line in output.traceback) < 3 * MAX_OUTPUT
-
-    @pytest.mark.timeout(60)
-    def test_display_update_flood_capped(self, require_sandbox, flooded):
-        """Five million-character updates of a shown display leave it a mark, not the text."""
-        require_sandbox()
-        (output,) = flooded.cells[9].outputs
-        assert output.output_type == "display_data"
-        assert output.data == {"text/plain": f"({CAP_MARK})"}
 
     @pytest.mark.timeout(60)
     def test_floods_noted_and_tests_untouched(self, require_sandbox, flooded):

@@ -1,4 +1,7 @@
-"""MatchCellsToRelease: nbgrader's cell metadata put back on the cells a learner's tools mangled."""
+"""MatchCellsToRelease: nbgrader's cell metadata put back on the cells a learner's tools mangled.
+
+The release itself, handed back untouched, is test_release_unchanged.py's case.
+"""
 
 import pytest
 from nbgrader.nbgraderformat import ValidationError
@@ -129,11 +132,3 @@ class TestMatchCellsToRelease:
         assert grade_ids(nb) == ["setup", "double_works", "quiz_double_answer"]
         assert len(notes_of_kind(nb, "duplicate-id")) == 2
         CheckCellMetadata().preprocess(nb, {})
-
-    @pytest.mark.timeout(30)
-    def test_release_itself_unchanged(self, preprocessor, read_nb, release, resources):
-        """The release handed back untouched passes with no change and no note."""
-        nb, _ = preprocessor.preprocess(read_nb("release"), resources)
-
-        assert nb == release
-        assert notes_of(nb) == []

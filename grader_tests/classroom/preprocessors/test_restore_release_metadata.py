@@ -1,4 +1,7 @@
-"""RestoreReleaseMetadata: the notebook and cell metadata of a submission as the release has it."""
+"""RestoreReleaseMetadata: the notebook and cell metadata of a submission as the release has it.
+
+The release itself, handed back untouched, is test_release_unchanged.py's case.
+"""
 
 import pytest
 from nbgrader.nbgraderformat import SchemaTooOldError
@@ -101,14 +104,6 @@ class TestRestoreReleaseMetadata:
         assert "nbgrader" not in nb.cells[0].metadata  # the markdown cell's {}
         assert "nbgrader" not in nb.cells[4].metadata  # the learner's cell's {"grade": true}
         CheckCellMetadata().preprocess(nb, {})
-
-    @pytest.mark.timeout(30)
-    def test_release_itself_unchanged(self, preprocessor, read_nb, release, resources):
-        """The release handed back untouched passes with no change and no note."""
-        nb, _ = preprocessor.preprocess(read_nb("release"), resources)
-
-        assert nb == release
-        assert notes_of(nb) == []
 
     @pytest.mark.timeout(30)
     def test_lesson_without_release_left_alone(self, preprocessor, read_nb):
