@@ -27,16 +27,14 @@ from jupyter_client.kernelspec import KernelSpecManager
 from learner_checks import (
     FAKE_COLAB,
     OFFLINE_GUARD,
-    VIDEO_LIMIT_BYTES,
     WIDGET_PROBE,
+    assert_clips_small,
+    assert_runs_cleanly,
     embedded_videos,
-    errors,
     execute,
     kernel_env,
     probe_report,
-    setup_lines,
     startup_folder,
-    stderr,
     widget_problems,
 )
 from nbgrader_harness import filled_release
@@ -329,10 +327,7 @@ def test_lesson_runs_in_colab_like_environment(colab_run, colab):
     """No error or warning; the first cell prints one short line, and installed the course
     from the wheel into the fresh environment without touching ipywidgets."""
     lesson, nb = colab_run
-    assert errors(nb) == [], f"{lesson} failed in the Colab-like environment"
-    assert stderr(nb) == [], f"{lesson} wrote to stderr in the Colab-like environment"
-    lines = setup_lines(nb)
-    assert len(lines) == 1 and len(lines[0]) <= 100, f"{lesson}: the set-up cell printed {lines}"
+    assert_runs_cleanly(lesson, nb, "in the Colab-like environment")
     report = probe_report(nb)
     assert report["ipywidgets"] == "7.7.1", report
     assert Path(report["course"]).is_relative_to(colab["site"]), report["course"]
@@ -354,5 +349,4 @@ def test_widgets_record_clicks_under_ipywidgets_7(colab_run):
 def test_videos_stay_small_in_colab_like_environment(colab_run):
     """Every embedded clip is smaller than 1 MB."""
     lesson, nb = colab_run
-    for index, size in embedded_videos(nb):
-        assert 0 < size < VIDEO_LIMIT_BYTES, f"{lesson} cell {index}: a {size}-byte clip"
+    assert_clips_small(lesson, embedded_videos(nb))

@@ -17,17 +17,15 @@ import pytest
 from learner_checks import (
     OFFLINE_GUARD,
     OFFLINE_LINE,
-    VIDEO_LIMIT_BYTES,
+    assert_clips_small,
+    assert_runs_cleanly,
     embedded_videos,
-    errors,
     execute,
     kernel_env,
     menagerie_cells,
     offline_attempts,
     printed,
-    setup_lines,
     startup_folder,
-    stderr,
     video_cells,
 )
 from nbgrader_harness import filled_release
@@ -67,14 +65,21 @@ def offline_run(request, tmp_path_factory):
     return lesson, nb, offline_attempts(log)
 
 
+def _cells_or_skip(offline_run, find, none_means: str):
+    """(lesson, notebook, the cell indices `find` picks out of it) of one offline run; the
+    test is skipped, saying the lesson `none_means`, when it has no such cell."""
+    lesson, nb, _ = offline_run
+    cells = find(nb)
+    if not cells:
+        pytest.skip(f"{lesson} {none_means}")
+    return lesson, nb, cells
+
+
 @pytest.mark.timeout(300)
 def test_lesson_runs_offline_without_errors(offline_run):
     """No error and no warning, and the set-up cell prints one short line."""
     lesson, nb, _ = offline_run
-    assert errors(nb) == [], f"{lesson} failed offline"
-    assert stderr(nb) == [], f"{lesson} wrote to stderr offline"
-    lines = setup_lines(nb)
-    assert len(lines) == 1 and len(lines[0]) <= 100, f"{lesson}: the set-up cell printed {lines}"
+    assert_runs_cleanly(lesson, nb, "offline")
 
 
 @pytest.mark.timeout(300)
@@ -92,10 +97,7 @@ def test_guard_was_on_and_only_menagerie_reached_for_the_network(offline_run):
 @pytest.mark.timeout(300)
 def test_menagerie_cells_say_they_need_the_network(offline_run):
     """Each Menagerie cell prints its one offline line instead of failing."""
-    lesson, nb, _ = offline_run
-    cells = menagerie_cells(nb)
-    if not cells:
-        pytest.skip(f"{lesson} loads no Menagerie model")
+    lesson, nb, cells = _cells_or_skip(offline_run, menagerie_cells, "loads no Menagerie model")
     for index in cells:
         text = printed(nb.cells[index])
         assert OFFLINE_LINE in text, f"{lesson} cell {index} printed {text!r}"
@@ -105,10 +107,7 @@ def test_menagerie_cells_say_they_need_the_network(offline_run):
 @pytest.mark.timeout(300)
 def test_videos_render_offline_and_stay_small(offline_run):
     """Every video cell embeds a clip (rendered on the CPU) of less than 1 MB."""
-    lesson, nb, _ = offline_run
-    cells = video_cells(nb)
-    if not cells:
-        pytest.skip(f"{lesson} shows no video")
+    lesson, nb, cells = _cells_or_skip(offline_run, video_cells, "shows no video")
     skipped = [i for i in cells if "Video skipped: no OpenGL back end" in printed(nb.cells[i])]
     if skipped:
         pytest.skip(
@@ -116,5 +115,4 @@ def test_videos_render_offline_and_stay_small(offline_run):
         )
     videos = embedded_videos(nb)
     assert sorted({index for index, _ in videos}) == cells, f"{lesson}: videos {videos}"
-    for index, size in videos:
-        assert 0 < size < VIDEO_LIMIT_BYTES, f"{lesson} cell {index}: a {size}-byte clip"
+    assert_clips_small(lesson, videos)

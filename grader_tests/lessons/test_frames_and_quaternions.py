@@ -845,18 +845,9 @@ CLAIMS = [
     ),
 ]
 
-
-@pytest.mark.parametrize(("sentence", "confirm"), CLAIMS, ids=[c[1].__name__ for c in CLAIMS])
-def test_claim_is_in_the_prose_and_true(sentence, confirm):
-    """The sentence is in the notebook's prose word for word, and MuJoCo confirms it."""
-    assert re.sub(r"\s+", " ", sentence) in PROSE, f"the prose no longer says: {sentence!r}"
-    confirm()
-
-
-def test_claims_count():
-    """Every claim has its own sentence (no sentence listed twice)."""
-    sentences = [sentence for sentence, _ in CLAIMS]
-    assert len(sentences) == len(set(sentences)) >= 50
+test_claim_is_in_the_prose_and_true, test_claims_count = lesson_code.claims_tests(
+    CLAIMS, PROSE, minimum=50
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -980,11 +971,19 @@ VISIBLE = {
 FK_KINDS = ("static", "slides", "hinges")
 
 
-@pytest.fixture
-def strict():
-    expect.grading(True)
-    yield
-    expect.grading(False)
+# (fixture, the function it changes, what the visible check's message must say)
+MISTAKE_HINTS = [
+    ("quaternion_scalar_last", "quat_from_axis_angle", "scalar part first"),
+    ("full_angle_in_quaternion", "quat_from_axis_angle", "HALF the turning angle"),
+    ("euler_moving_and_fixed_swapped", "euler_to_quat", "other way round"),
+    ("euler_angles_read_as_degrees", "euler_to_quat", "radians already"),
+    ("angle_between_not_folded", "rotation_angle_between", "q and -q are one rotation"),
+    ("compose_product_reversed", "compose_pose", "wrong order"),
+    ("hinge_about_body_origin", "forward_kinematics", "about its anchor"),
+    ("hinge_turned_about_fixed_axes", "forward_kinematics", "previous joints left it"),
+    ("com_added_without_rotating", "com_in_world", "turn it into the world frame"),
+    ("inertia_rotated_transposed", "inertia_in_world", "R^T in place of R"),
+]
 
 
 @pytest.mark.parametrize("name", list(VISIBLE))
@@ -993,21 +992,7 @@ def test_visible_check_accepts_the_solution(name, strict, capsys):
     assert "OK" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize(
-    ("fixture", "function", "hint"),
-    [
-        ("quaternion_scalar_last", "quat_from_axis_angle", "scalar part first"),
-        ("full_angle_in_quaternion", "quat_from_axis_angle", "HALF the turning angle"),
-        ("euler_moving_and_fixed_swapped", "euler_to_quat", "other way round"),
-        ("euler_angles_read_as_degrees", "euler_to_quat", "radians already"),
-        ("angle_between_not_folded", "rotation_angle_between", "q and -q are one rotation"),
-        ("compose_product_reversed", "compose_pose", "wrong order"),
-        ("hinge_about_body_origin", "forward_kinematics", "about its anchor"),
-        ("hinge_turned_about_fixed_axes", "forward_kinematics", "previous joints left it"),
-        ("com_added_without_rotating", "com_in_world", "turn it into the world frame"),
-        ("inertia_rotated_transposed", "inertia_in_world", "R^T in place of R"),
-    ],
-)
+@pytest.mark.parametrize(("fixture", "function", "hint"), MISTAKE_HINTS)
 def test_visible_check_names_the_mistake(fixture, function, hint, strict):
     with pytest.raises(AssertionError, match=re.escape(hint)):
         VISIBLE[function](mistake(fixture, function))

@@ -8,12 +8,11 @@ figure, this test fails instead of the prose silently going stale.
 
 import os
 import re
-import time
 from pathlib import Path
 
+import lesson_code
 import nbformat
 import pytest
-from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted(p.parent.name for p in ROOT.glob("source/*/*.ipynb") if p.stem == p.parent.name)
@@ -35,17 +34,7 @@ def execute(
     env.pop("NBGRADER_EXECUTION", None)
     if grading:
         env["NBGRADER_EXECUTION"] = "autograde"
-    client = NotebookClient(
-        nb,
-        timeout=120,
-        kernel_name="python3",
-        allow_errors=True,
-        resources={"metadata": {"path": str(tmp_path)}},
-    )
-    start = time.perf_counter()
-    client.execute(env=env)
-    seconds = time.perf_counter() - start
-    return nb, seconds
+    return nb, lesson_code.run_notebook(nb, tmp_path, env, timeout=120, kernel_name="python3")
 
 
 def errors(nb) -> list[str]:

@@ -21,14 +21,13 @@ import ast
 import contextlib
 import inspect
 import os
-import re
 
+import inertia_boxes
 import lesson_code
 import mujoco
 import nbformat
 import numpy as np
 import pytest
-from nbclient import NotebookClient
 
 from classroom import notebooks
 from course import compiled, expect, render
@@ -447,14 +446,7 @@ def _check_block_lines(answer: str, grade_id: str, tmp_path) -> list[str]:
         _test_cells()[grade_id].split("### BEGIN HIDDEN TESTS")[0],
     ]
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
-    client = NotebookClient(
-        nb,
-        timeout=60,
-        kernel_name="python3",
-        allow_errors=True,
-        resources={"metadata": {"path": str(tmp_path)}},
-    )
-    client.execute()
+    lesson_code.run_notebook(nb, tmp_path, timeout=60, kernel_name="python3")
     (error,) = nb.cells[2].outputs  # nothing but the block
     assert error.output_type == "error", error
     return error.traceback
@@ -562,9 +554,7 @@ def test_principal_axes_checks():
     def diagonal(inertia):  # no fixture: the diagonal read as the moments
         return np.diag(inertia), np.array([1.0, 0, 0, 0])
 
-    check.principal_axes_moments(scalar_last)
-    with pytest.raises(AssertionError, match="scalar first"):
-        check.principal_axes_rebuild(scalar_last)
+    check.principal_axes_moments(scalar_last)  # its rebuild fails: FIXTURE_HINTS
     with pytest.raises(AssertionError, match="unit quaternion"):
         check.principal_axes_rebuild(not_unit)
     with pytest.raises(AssertionError, match="eigenvalues"):
@@ -607,31 +597,37 @@ def test_principal_axes_quaternion_holds_near_half_turns():
         assert min(np.abs(got_quat - want).max(), np.abs(got_quat + want).max()) < 1e-12
 
 
-def test_fullinertia_checks():
-    check.fullinertia_from_origin(fullinertia_from_origin)
-    urdf_order = mistake("fullinertia_in_urdf_order", "fullinertia_from_origin")
-    unshifted = mistake("cad_inertia_not_shifted", "fullinertia_from_origin")
-    added = mistake("cad_shift_added", "fullinertia_from_origin")
+# (visible check, fixture, the function it changes, what the check's message must say): the
+# check passes the solution's function and names the fixture's slip.
+FIXTURE_HINTS = [
+    (check.principal_axes_rebuild, "principal_quaternion_scalar_last", "principal_axes",
+     "scalar first"),
+    (check.fullinertia_from_origin, "fullinertia_in_urdf_order", "fullinertia_from_origin",
+     "URDF's order"),
+    (check.fullinertia_from_origin, "cad_inertia_not_shifted", "fullinertia_from_origin",
+     "about the body origin, unchanged"),
+    (check.fullinertia_from_origin, "cad_shift_added", "fullinertia_from_origin",
+     "about the centre of mass"),
+    (check.inertia_is_physical, "zero_moment_accepted", "inertia_is_physical", "not positive"),
+    (check.inertia_is_physical_boundary, "triangle_strict_on_one_pair", "inertia_is_physical",
+     "AT LEAST"),
+]  # fmt: skip
 
-    with pytest.raises(AssertionError, match="URDF's order"):
-        check.fullinertia_from_origin(urdf_order)
-    with pytest.raises(AssertionError, match="about the body origin, unchanged"):
-        check.fullinertia_from_origin(unshifted)
-    with pytest.raises(AssertionError, match="about the centre of mass"):
-        check.fullinertia_from_origin(added)
+
+@pytest.mark.parametrize(
+    ("run_check", "fixture", "function", "hint"), FIXTURE_HINTS, ids=[h[1] for h in FIXTURE_HINTS]
+)
+def test_visible_check_passes_solution_and_names_mistake(run_check, fixture, function, hint):
+    run_check(lesson_code.namespace(LESSON)[function])
+    with pytest.raises(AssertionError, match=hint):
+        run_check(mistake(fixture, function))
 
 
 def test_inertia_is_physical_checks():
-    check.inertia_is_physical(inertia_is_physical)
-    check.inertia_is_physical_boundary(inertia_is_physical)
+    """A strict triangle inequality on one pair passes the plain check (only the boundary
+    check catches it: FIXTURE_HINTS), and an answer that is not a bool fails."""
     strict = mistake("triangle_strict_on_one_pair", "inertia_is_physical")
-    no_positivity = mistake("zero_moment_accepted", "inertia_is_physical")
-
     check.inertia_is_physical(strict)
-    with pytest.raises(AssertionError, match="AT LEAST"):
-        check.inertia_is_physical_boundary(strict)
-    with pytest.raises(AssertionError, match="not positive"):
-        check.inertia_is_physical(no_positivity)
     with pytest.raises(AssertionError, match="True or False"):
         check.inertia_is_physical(lambda d: "yes")
 
@@ -853,17 +849,8 @@ def test_a_quiz_letter_not_chosen_yet_reports_and_goes_on(capsys):
 
 def _inertia_boxes(xml: str) -> dict[int, mujoco.MjvGeom]:
     """{body id: the box MuJoCo's scene draws for it} with mjVIS_INERTIA on (no rendering)."""
-    model = compiled.compile_xml(xml)
-    data = mujoco.MjData(model)
-    mujoco.mj_forward(model, data)
-    option = mujoco.MjvOption()
-    option.flags[mujoco.mjtVisFlag.mjVIS_INERTIA] = True
-    scene = mujoco.MjvScene(model, maxgeom=1000)
-    mujoco.mjv_updateScene(
-        model, data, option, None, mujoco.MjvCamera(), mujoco.mjtCatBit.mjCAT_ALL, scene
-    )
     boxes = {}
-    for geom in scene.geoms[: scene.ngeom]:
+    for geom in inertia_boxes.drawn_geoms(compiled.compile_xml(xml)):
         if (
             geom.objtype == mujoco.mjtObj.mjOBJ_BODY
             and geom.category == mujoco.mjtCatBit.mjCAT_DECOR
@@ -951,14 +938,7 @@ def test_graded_questions_have_buttons_that_only_record():
 def test_blank_release_runs_to_the_end(tmp_path):
     """Every cell of the untouched release runs without an error; unwritten functions are named
     in one line each, and the pictures appear anyway."""
-    nb = notebooks.read_lesson(LESSON, "release")
-    env = {k: v for k, v in os.environ.items() if k != "NBGRADER_EXECUTION"}
-    client = NotebookClient(
-        nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
-    )
-    client.execute(env=env)  # raises CellExecutionError at the first error
-    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
-    printed = "\n".join(o.get("text", "") for o in outputs)
+    _, outputs, printed = lesson_code.run_blank_release(LESSON, tmp_path)  # raises at an error
     assert "Traceback" not in printed and "Error" not in printed
     assert "Not checked yet" in printed and "above to see this cell's result" in printed
     pictures_shown = [o for o in outputs if "image/png" in o.get("data", {})]
@@ -2069,15 +2049,6 @@ CLAIMS = [
     ),
 ]
 
-
-@pytest.mark.parametrize(("sentence", "confirm"), CLAIMS, ids=[c[1].__name__ for c in CLAIMS])
-def test_claim_is_in_the_prose_and_true(sentence, confirm):
-    """The sentence is in the notebook's prose word for word, and MuJoCo confirms it."""
-    assert re.sub(r"\s+", " ", sentence) in PROSE, f"the prose no longer says: {sentence!r}"
-    confirm()
-
-
-def test_claims_count():
-    """Every claim has its own sentence (no sentence listed twice)."""
-    sentences = [sentence for sentence, _ in CLAIMS]
-    assert len(sentences) == len(set(sentences)) >= 80
+test_claim_is_in_the_prose_and_true, test_claims_count = lesson_code.claims_tests(
+    CLAIMS, PROSE, minimum=80
+)

@@ -16,7 +16,6 @@ few wrong answers no fixture holds are written here as broken wrappers, never as
 of a solution.
 """
 
-import re
 import subprocess
 import sys
 import warnings
@@ -25,7 +24,6 @@ import lesson_code
 import mujoco
 import numpy as np
 import pytest
-from nbclient import NotebookClient
 
 from classroom import notebooks
 from classroom.verdicts import trusted
@@ -410,19 +408,17 @@ def test_edges_typed_in_by_integrator_pass_only_the_lessons_spring():
             compare(typed, *args)
 
 
-@pytest.fixture
-def grading():
-    """Checks as the grader runs them (strict) for one test."""
-    expect.grading(True)
-    yield
-    expect.grading(False)
+# The checks that take one function to test; a blank body (`pass`) returns None.
+BLANK_CHECKS = [
+    check.explicit_euler,
+    check.semi_implicit_euler,
+    check.implicit_damping,
+    check.rk4,
+    check.stable_timestep,
+]
 
 
-@pytest.mark.parametrize(
-    "run_check",
-    [check.explicit_euler, check.semi_implicit_euler, check.implicit_damping, check.rk4,
-     check.stable_timestep],
-)  # fmt: skip
+@pytest.mark.parametrize("run_check", BLANK_CHECKS)
 def test_blank_answers_are_not_checked_yet_in_the_notebook(run_check, capsys):
     """In the notebook a body that is still `pass` (returns None) prints one line and the
     notebook goes on."""
@@ -431,12 +427,8 @@ def test_blank_answers_are_not_checked_yet_in_the_notebook(run_check, capsys):
     assert out.startswith("… Not checked yet:") and "returned None" in out
 
 
-@pytest.mark.parametrize(
-    "run_check",
-    [check.explicit_euler, check.semi_implicit_euler, check.implicit_damping, check.rk4,
-     check.stable_timestep],
-)  # fmt: skip
-def test_blank_answers_fail_while_grading(run_check, grading):
+@pytest.mark.parametrize("run_check", BLANK_CHECKS)
+def test_blank_answers_fail_while_grading(run_check, strict):
     """In the grader the same blank body raises NotAnswered, which scores nothing."""
     with pytest.raises(expect.NotAnswered, match="returned None"):
         run_check(lambda *args, **kwargs: None)
@@ -510,7 +502,7 @@ def _trusted_lesson():
 
 
 @pytest.mark.parametrize("fixture", OLD_VELOCITY_FIXTURES)
-def test_old_velocity_is_named_in_the_graders_verdict(fixture, grading):
+def test_old_velocity_is_named_in_the_graders_verdict(fixture, strict):
     """Graded across the boundary (the fixture's functions in a NumPy-only answer process),
     both semi-implicit tests fail with the old-velocity hint, not a c_implicit one."""
     lesson = _trusted_lesson()
@@ -599,10 +591,7 @@ def test_blank_release_runs_to_the_end(tmp_path):
     """The untouched release runs top to bottom with no error; every cell that needs an
     unwritten function says so in one line, and the experiments that need none still run."""
     nb = notebooks.read_lesson(LESSON, "release")
-    NotebookClient(
-        nb, timeout=120, kernel_name="python3", allow_errors=True,
-        resources={"metadata": {"path": str(tmp_path)}},
-    ).execute()  # fmt: skip
+    lesson_code.run_notebook(nb, tmp_path, timeout=120, kernel_name="python3")
     outputs = [o for cell in nb.cells for o in cell.get("outputs", [])]
     assert [o for o in outputs if o.output_type == "error"] == []
     text = "\n".join(o.get("text", "") for o in outputs if o.output_type == "stream")
@@ -1472,20 +1461,6 @@ UNCHECKABLE = [
 
 CLAIM_IDS = [f"{i:02d}-{confirm.__name__.strip('_')}" for i, (_, confirm) in enumerate(CLAIMS)]
 
-
-@pytest.mark.parametrize(("sentence", "confirm"), CLAIMS, ids=CLAIM_IDS)
-def test_claim_is_in_the_prose_and_true(sentence, confirm, request):
-    """The sentence is in the notebook's prose word for word, and MuJoCo confirms it."""
-    assert re.sub(r"\s+", " ", sentence) in PROSE, f"the prose no longer says: {sentence!r}"
-    if "tmp_path" in confirm.__code__.co_varnames[: confirm.__code__.co_argcount]:
-        confirm(request.getfixturevalue("tmp_path"))
-    else:
-        confirm()
-
-
-def test_claims_count():
-    """Every claim has its own sentence, and the unconfirmable ones are still in the prose."""
-    sentences = [sentence for sentence, _ in CLAIMS]
-    assert len(sentences) == len(set(sentences)) >= 80
-    for sentence in UNCHECKABLE:
-        assert re.sub(r"\s+", " ", sentence) in PROSE, sentence
+test_claim_is_in_the_prose_and_true, test_claims_count = lesson_code.claims_tests(
+    CLAIMS, PROSE, minimum=80, ids=CLAIM_IDS, unchecked=UNCHECKABLE
+)

@@ -16,18 +16,17 @@ import ast
 import builtins
 import inspect
 import math
-import os
 import re
 import warnings
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
+import inertia_boxes
 import lesson_code
 import mujoco
 import numpy as np
 import pytest
 from learner_checks import VIDEO_LIMIT_BYTES
-from nbclient import NotebookClient
 
 from classroom import notebooks
 from course import compiled, expect, falls, mjcf, render
@@ -845,23 +844,8 @@ def _weight_and_gravity_torque_follow_the_mass():
 
 def _drawn_inertia_boxes(rule: str) -> dict[int, np.ndarray]:
     """{body id: full extents along the body's axes (m)} of the boxes mjVIS_INERTIA draws."""
-    model = _model(scenes.gripper(rule))
-    data = mujoco.MjData(model)
-    mujoco.mj_forward(model, data)
-    option = mujoco.MjvOption()
-    option.flags[mujoco.mjtVisFlag.mjVIS_INERTIA] = True
-    scene = mujoco.MjvScene(model, maxgeom=200)
-    mujoco.mjv_updateScene(
-        model,
-        data,
-        option,
-        mujoco.MjvPerturb(),
-        mujoco.MjvCamera(),
-        mujoco.mjtCatBit.mjCAT_ALL,
-        scene,
-    )
     boxes = {}
-    for geom in scene.geoms[: scene.ngeom]:
+    for geom in inertia_boxes.drawn_geoms(_model(scenes.gripper(rule)), maxgeom=200):
         if geom.category == mujoco.mjtCatBit.mjCAT_DECOR and geom.type == mujoco.mjtGeom.mjGEOM_BOX:
             boxes[geom.objid] = 2 * np.abs(geom.mat.reshape(3, 3)) @ geom.size
     return boxes
@@ -1387,21 +1371,10 @@ NOT_CHECKABLE = {
     ),
 }
 
-
-@pytest.mark.parametrize(("sentence", "confirm"), CLAIMS, ids=[c[1].__name__ for c in CLAIMS])
-def test_claim_is_in_the_prose_and_true(sentence, confirm):
-    """The sentence is in the notebook's prose word for word, and MuJoCo confirms it."""
-    assert re.sub(r"\s+", " ", sentence) in PROSE, f"the prose no longer says: {sentence!r}"
-    confirm()
-
-
-def test_claims_are_listed_once_and_the_rest_named():
-    """Every claim has its own sentence; the sentences MuJoCo cannot confirm are still in the
-    prose, so the list of what is not checked stays true too."""
-    sentences = [sentence for sentence, _ in CLAIMS]
-    assert len(sentences) == len(set(sentences)) >= 80
-    for sentence in NOT_CHECKABLE:
-        assert re.sub(r"\s+", " ", sentence) in PROSE, sentence
+# The second also keeps the list of what is not checked true: NOT_CHECKABLE stays in the prose.
+test_claim_is_in_the_prose_and_true, test_claims_are_listed_once_and_the_rest_named = (
+    lesson_code.claims_tests(CLAIMS, PROSE, minimum=80, unchecked=NOT_CHECKABLE)
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1545,13 +1518,6 @@ HINTS = [
     ("typed_in_delay_table", "landing_delay_ms", None, "a table typed in"),
     ("delay_in_whole_steps", "landing_delay_ms", None, "a whole number of timesteps"),
 ]
-
-
-@pytest.fixture
-def strict():
-    expect.grading(True)
-    yield
-    expect.grading(False)
 
 
 @pytest.mark.parametrize("name", list(VISIBLE))
@@ -1715,14 +1681,7 @@ def egl():
 def test_blank_release_runs_to_the_end(tmp_path):
     """Every cell of the untouched release runs without an error; unwritten functions are named
     in one line each; no test cell echoes a value; experiments and plots appear anyway."""
-    nb = notebooks.read_lesson(LESSON, "release")
-    env = {k: v for k, v in os.environ.items() if k != "NBGRADER_EXECUTION"}
-    client = NotebookClient(
-        nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
-    )
-    client.execute(env=env)  # raises CellExecutionError at the first error
-    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
-    printed = "\n".join(o.get("text", "") for o in outputs)
+    nb, outputs, printed = lesson_code.run_blank_release(LESSON, tmp_path)  # raises at an error
     assert "Traceback" not in printed and "Error" not in printed
     assert printed.count("Not checked yet") == 17
     assert printed.count("above to see this cell's result") == 4

@@ -17,14 +17,12 @@ import io
 import json
 import os
 import re
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
 import lesson_code
 import nbformat
-from nbclient import NotebookClient
 
 from classroom import notebooks, setup_cell
 from course import expect, quiz
@@ -299,6 +297,23 @@ def embedded_videos(nb: nbformat.NotebookNode) -> list[tuple[int, int]]:
     return found
 
 
+def assert_runs_cleanly(lesson: str, nb: nbformat.NotebookNode, where: str) -> None:
+    """The executed lesson `nb` has no error output and wrote nothing to stderr (the messages
+    say it failed `where`, e.g. "offline"), and its set-up cell printed one line of at most 100
+    characters."""
+    assert errors(nb) == [], f"{lesson} failed {where}"
+    assert stderr(nb) == [], f"{lesson} wrote to stderr {where}"
+    lines = setup_lines(nb)
+    assert len(lines) == 1 and len(lines[0]) <= 100, f"{lesson}: the set-up cell printed {lines}"
+
+
+def assert_clips_small(lesson: str, videos: list[tuple[int, int]]) -> None:
+    """Each (cell index, size) of `videos` (from embedded_videos) is a clip of more than 0 and
+    less than VIDEO_LIMIT_BYTES bytes."""
+    for index, size in videos:
+        assert 0 < size < VIDEO_LIMIT_BYTES, f"{lesson} cell {index}: a {size}-byte clip"
+
+
 def output_widget_texts(nb: nbformat.NotebookNode) -> dict[str, str]:
     """{model id: text} of every Output widget, from the widget state nbclient saved."""
     state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {})
@@ -482,25 +497,9 @@ def kernel_env(**changes: str) -> dict[str, str]:
     return env
 
 
-def execute(
-    nb: nbformat.NotebookNode,
-    workdir: Path,
-    env: dict[str, str],
-    *,
-    timeout: float = 180,
-    **client_options,
-) -> float:
-    """Run nb in place (errors recorded, not raised) in a fresh kernel; return the seconds."""
-    client = NotebookClient(
-        nb,
-        timeout=timeout,
-        allow_errors=True,
-        resources={"metadata": {"path": str(workdir)}},
-        **client_options,
-    )
-    start = time.perf_counter()
-    client.execute(env=env)
-    return time.perf_counter() - start
+# Run nb in place (errors recorded, not raised) in a fresh kernel; return the seconds. One
+# runner serves the lessons' tests and the learner's.
+execute = lesson_code.run_notebook
 
 
 def offline_attempts(log: Path) -> list[dict]:

@@ -14,8 +14,17 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import inspect
 import io
+import os
+import re
+import time
 from functools import cache
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
 
 from classroom import notebooks
 
@@ -80,8 +89,6 @@ def prose(lesson: str) -> str:
     """What the learner reads of a lesson, with white space collapsed to single spaces: the
     source notebook's markdown and the strings of its quiz and print cells (questions,
     buttons, explanations, printed conclusions). A claims test finds its sentences here."""
-    import re
-
     texts = []
     for cell in notebooks.read_lesson(lesson).cells:
         if cell.cell_type == "markdown":
@@ -94,3 +101,75 @@ def prose(lesson: str) -> str:
                 if isinstance(node, ast.Constant) and isinstance(node.value, str)
             ]
     return re.sub(r"\s+", " ", " ".join(texts))
+
+
+def claims_tests(claims, prose: str, minimum: int, ids=None, unchecked=()) -> tuple:
+    """The two claims tests of a lesson, for its test module to bind at module level (pytest
+    collects them under the names they are bound to):
+
+        test_claim_is_in_the_prose_and_true, test_claims_count = lesson_code.claims_tests(
+            CLAIMS, PROSE, minimum=50
+        )
+
+    `claims` holds (sentence, confirm) pairs. The first test runs once per claim (ids: `ids`,
+    or each confirm's __name__): the sentence is in `prose` word for word, and confirm() (or
+    confirm(tmp_path) when it asks for `tmp_path`) passes. The second: no sentence is listed
+    twice, there are at least `minimum`, and each sentence of `unchecked` (those MuJoCo cannot
+    confirm) is still in the prose."""
+    claims, unchecked = list(claims), list(unchecked)
+
+    @pytest.mark.parametrize(
+        ("sentence", "confirm"), claims, ids=ids or [c[1].__name__ for c in claims]
+    )
+    def test_claim_is_in_the_prose_and_true(sentence, confirm, request):
+        """The sentence is in the notebook's prose word for word, and MuJoCo confirms it."""
+        assert re.sub(r"\s+", " ", sentence) in prose, f"the prose no longer says: {sentence!r}"
+        if "tmp_path" in inspect.signature(confirm).parameters:
+            confirm(request.getfixturevalue("tmp_path"))
+        else:
+            confirm()
+
+    def test_claims_count():
+        """Every claim has its own sentence (no sentence listed twice), and the sentences
+        MuJoCo cannot confirm are still in the prose."""
+        sentences = [sentence for sentence, _ in claims]
+        assert len(sentences) == len(set(sentences)) >= minimum
+        for sentence in unchecked:
+            assert re.sub(r"\s+", " ", sentence) in prose, sentence
+
+    return test_claim_is_in_the_prose_and_true, test_claims_count
+
+
+def run_notebook(
+    nb: nbformat.NotebookNode,
+    workdir: Path,
+    env: dict[str, str] | None = None,
+    *,
+    timeout: float = 180,
+    allow_errors: bool = True,
+    **client_options,
+) -> float:
+    """Run nb in place in a fresh kernel started in `workdir` with `env` (default: this
+    process's environment); return the seconds. Errors are recorded in the outputs, or with
+    allow_errors=False raised (CellExecutionError) at the first one."""
+    client = NotebookClient(
+        nb,
+        timeout=timeout,
+        allow_errors=allow_errors,
+        resources={"metadata": {"path": str(workdir)}},
+        **client_options,
+    )
+    start = time.perf_counter()
+    client.execute(env=dict(os.environ) if env is None else env)
+    return time.perf_counter() - start
+
+
+def run_blank_release(lesson: str, workdir: Path) -> tuple[nbformat.NotebookNode, list, str]:
+    """The lesson's untouched release, run as a learner's Run All runs it (not grading: no
+    NBGRADER_EXECUTION), raising CellExecutionError at the first error. Returns the executed
+    notebook, the outputs of its code cells, and the text they printed."""
+    nb = notebooks.read_lesson(lesson, "release")
+    env = {k: v for k, v in os.environ.items() if k != "NBGRADER_EXECUTION"}
+    run_notebook(nb, workdir, env, timeout=120, allow_errors=False, kernel_name="python3")
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+    return nb, outputs, "\n".join(o.get("text", "") for o in outputs)
