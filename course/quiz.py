@@ -27,6 +27,8 @@ from collections.abc import MutableMapping, Sequence
 
 import ipywidgets
 
+from course import runtime
+
 __all__ = ["Choice", "answer_in", "check_choice", "choose", "letters", "reveal", "verdict"]
 
 _MAX_CHOICES = len(string.ascii_uppercase)
@@ -240,9 +242,11 @@ def _say(output, lines: list[str | None], clear: bool = False) -> None:
     Each is wrapped between words here (a notebook's output would break words anywhere)."""
     wrapped = [textwrap.fill(line, WIDTH, break_long_words=False) for line in lines if line]
     text = "\n".join(wrapped) + "\n"
-    if _has_kernel():
+    if _has_kernel() and not runtime.in_grader():
         # In a kernel the browser routes printed text into the widget (by message id); this
-        # is the route that works in JupyterLab and in Colab's ipywidgets 7.
+        # is the route that works in JupyterLab and in Colab's ipywidgets 7. Not while
+        # graded: no browser reads it, and under nbclient that print now and then left the
+        # cell's idle status unseen, so the grader waited its whole cell timeout.
         if clear:
             output.clear_output()
         with output:

@@ -12,6 +12,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import ipywidgets
 import pytest
 
 import course.quiz as quiz
@@ -282,3 +283,15 @@ def test_widgets_work_under_ipywidgets_7_7_1():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
+
+
+def test_graded_runs_write_into_the_widget_state_not_through_stdout(monkeypatch, capsys):
+    """While nbgrader runs the notebook no browser routes printed text, and under nbclient
+    that print now and then hid the cell's idle status (the run waited a whole cell
+    timeout): the text goes into the Output widget's own state instead."""
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    monkeypatch.setattr(quiz, "_has_kernel", lambda: True)
+    output = ipywidgets.Output()
+    quiz._say(output, ['Your recorded answer: q = "B".', None])
+    assert capsys.readouterr().out == ""
+    assert [o["text"] for o in output.outputs] == ['Your recorded answer: q = "B".\n']
