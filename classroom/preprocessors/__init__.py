@@ -6,6 +6,8 @@ own chains (`Autograde.sanitize_preprocessors`, `Autograde.autograde_preprocesso
 `nbgrader generate_feedback` run them as the course's grading command does.
 
 - sanitize: RestoreReleaseMetadata, MatchCellsToRelease, UniqueCellIds, then nbgrader's own;
+  CheckCellMetadata (nbgrader's check, its schema compiled once) in place of nbgrader's, at
+  the end of both the sanitize and the autograde chain;
 - autograde: GuardedExecute in place of Execute (a sandboxed kernel that never runs a test
   cell), then DecideVerdicts (each test's points decided in this process, against the
   learner's answers in a sandboxed NumPy-only process), before SaveAutoGrades, and
@@ -13,6 +15,7 @@ own chains (`Autograde.sanitize_preprocessors`, `Autograde.autograde_preprocesso
 - feedback: HideHiddenTests, FeedbackSummary and GraderNotes after GetGrades.
 """
 
+from classroom.preprocessors.check_cell_metadata import CheckCellMetadata
 from classroom.preprocessors.decide_verdicts import DecideVerdicts
 from classroom.preprocessors.feedback_summary import FeedbackSummary
 from classroom.preprocessors.grader_notes import GraderNotes
@@ -24,6 +27,7 @@ from classroom.preprocessors.restore_release_metadata import RestoreReleaseMetad
 from classroom.preprocessors.unique_cell_ids import UniqueCellIds
 
 __all__ = [
+    "CheckCellMetadata",
     "DecideVerdicts",
     "FeedbackSummary",
     "GraderNotes",
@@ -49,7 +53,7 @@ SANITIZE = [
     _NBGRADER + "DeduplicateIds",
     _NBGRADER + "OverwriteKernelspec",
     _NBGRADER + "OverwriteCells",
-    _NBGRADER + "CheckCellMetadata",
+    _OURS + "CheckCellMetadata",
 ]
 AUTOGRADE = [
     _OURS + "GuardedExecute",
@@ -60,7 +64,7 @@ AUTOGRADE = [
     _NBGRADER + "SaveAutoGrades",
     _OURS + "NotesAsComments",
     _NBGRADER + "AssignLatePenalties",
-    _NBGRADER + "CheckCellMetadata",
+    _OURS + "CheckCellMetadata",
 ]
 FEEDBACK = [
     _NBGRADER + "GetGrades",
