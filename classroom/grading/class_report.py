@@ -1,6 +1,6 @@
 """class_report.html: the view of a class an instructor uses to decide what to teach again.
 
-One self-contained page (plots as inline PNG images, readable offline), per lesson: the
+One self-contained page (the plot an inline SVG image, readable offline), per lesson: the
 distribution of scores, how many learners got each test cell's full marks, the mistakes the
 checks diagnosed most often (failure messages grouped by their hint), and what the class
 predicted before reading, beside the right answer.
@@ -11,7 +11,6 @@ from __future__ import annotations
 import ast
 import base64
 import html
-import io
 import re
 from collections import Counter
 from pathlib import Path
@@ -28,17 +27,6 @@ td, th { border: 1px solid #ddd; padding: .25rem .6rem; text-align: left; vertic
 th { background: #f4f4f4; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .hint { max-width: 36rem; } img { max-width: 100%; } .right { font-weight: bold; color: #1a7f37; }
 """
-
-
-def _png(figure) -> str:
-    """A matplotlib figure as an inline <img>."""
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
-    import matplotlib.pyplot as plt
-
-    plt.close(figure)
-    data = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return f'<img alt="plot" src="data:image/png;base64,{data}">'
 
 
 def predictions_of(source) -> dict[str, tuple[str, int]]:
@@ -76,16 +64,77 @@ def hint_of(message: str) -> str:
     return re.sub(r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?", "#", key)[:300]
 
 
-def _histogram(scores: list[float], maximum: float, lesson: str) -> str:
-    import matplotlib.pyplot as plt
+HISTOGRAM = {"width": 600, "height": 260, "left": 48, "right": 16, "top": 30, "bottom": 44}
 
-    figure, axes = plt.subplots(figsize=(6, 2.6))
+
+def histogram_counts(scores: list[float], maximum: float) -> list[int]:
+    """Learners per bin: one bin per point up to 25 bins over [0, maximum], the last bin
+    closed (a full score counts in it), as numpy.histogram bins them."""
+    top = maximum or 1.0
     bins = max(1, min(int(maximum) + 1, 25))
-    axes.hist(scores, bins=bins, range=(0, maximum or 1), color="#4c78a8", edgecolor="white")
-    axes.set_xlabel(f"score (of {maximum:g})")
-    axes.set_ylabel("learners")
-    axes.set_title(f"{lesson}: scores")
-    return _png(figure)
+    counts = [0] * bins
+    for score in scores:
+        index = min(int(max(score, 0.0) / top * bins), bins - 1)
+        counts[index] += 1
+    return counts
+
+
+def _histogram(scores: list[float], maximum: float, lesson: str) -> str:
+    """The distribution of scores as an inline SVG image (drawn here: no plotting library
+    to load at the end of every run), its alt text the counts themselves."""
+    counts = histogram_counts(scores, maximum)
+    box = HISTOGRAM
+    plot_w = box["width"] - box["left"] - box["right"]
+    plot_h = box["height"] - box["top"] - box["bottom"]
+    tallest = max(counts) or 1
+    bar_w = plot_w / len(counts)
+    base_y = box["top"] + plot_h
+    parts = []
+    for index, count in enumerate(counts):
+        height = plot_h * count / tallest
+        x = box["left"] + index * bar_w
+        parts.append(
+            f'<rect x="{x + 1:.1f}" y="{base_y - height:.1f}" width="{max(bar_w - 2, 1):.1f}" '
+            f'height="{height:.1f}" fill="#4c78a8"/>'
+        )
+    parts += _axes(box, plot_w, plot_h, tallest, maximum or 1.0)
+    title = html.escape(f"{lesson}: scores")
+    parts.append(f'<text x="{box["width"] / 2}" y="18" text-anchor="middle">{title}</text>')
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{box["width"]}" '
+        f'height="{box["height"]}" font-family="sans-serif" font-size="12">'
+        + "".join(parts)
+        + "</svg>"
+    )
+    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    alt = html.escape(f"Histogram of {lesson} scores (of {maximum:g}), learners per bin: {counts}")
+    return f'<img alt="{alt}" src="data:image/svg+xml;base64,{data}">'
+
+
+def _axes(box: dict, plot_w: float, plot_h: float, tallest: int, top: float) -> list[str]:
+    """The histogram's axes: a few score ticks below, learner counts on the left, labels."""
+    left, base_y = box["left"], box["top"] + plot_h
+    parts = [
+        f'<line x1="{left}" y1="{base_y}" x2="{left + plot_w}" y2="{base_y}" stroke="#333"/>',
+        f'<line x1="{left}" y1="{box["top"]}" x2="{left}" y2="{base_y}" stroke="#333"/>',
+    ]
+    for step in range(5):
+        value = top * step / 4
+        x = left + plot_w * step / 4
+        parts.append(f'<text x="{x:.1f}" y="{base_y + 16}" text-anchor="middle">{value:g}</text>')
+    for count in sorted({0, tallest // 2, tallest}):
+        y = base_y - plot_h * count / tallest
+        parts.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{count}</text>')
+    label_y = box["height"] - 8
+    parts.append(
+        f'<text x="{left + plot_w / 2}" y="{label_y}" text-anchor="middle">'
+        f"score (of {top:g})</text>"
+    )
+    parts.append(
+        f'<text x="14" y="{box["top"] + plot_h / 2}" text-anchor="middle" '
+        f'transform="rotate(-90 14 {box["top"] + plot_h / 2})">learners</text>'
+    )
+    return parts
 
 
 def _question_rows(results: list[Result]) -> list[str]:
