@@ -92,19 +92,7 @@ def record(gb, result: Result) -> None:
     submission = gb.update_or_create_submission(lesson, student, **kwargs)
     try:
         if result.grades:
-            for entry in result.grades:
-                grade = gb.find_grade(entry.name, entry.notebook, lesson, student)
-                grade.auto_score = entry.auto_score
-                grade.needs_manual_grade = bool(
-                    entry.needs_manual_grade or grade.manual_score is not None
-                )
-            for entry in result.comments:
-                comment = gb.find_comment(entry["name"], entry["notebook"], lesson, student)
-                comment.auto_comment = entry["auto_comment"]
-            for notebook, penalty in (result.late_penalties or {}).items():
-                gb.find_submission_notebook(
-                    notebook, lesson, student
-                ).late_submission_penalty = penalty
+            _record_grades(submission, result)
         else:
             # Nothing graded: 0 everywhere; a human should look unless nothing was handed in.
             look = result.status != NO_NOTEBOOK
@@ -116,6 +104,32 @@ def record(gb, result: Result) -> None:
     except Exception:
         gb.db.rollback()
         raise
+
+
+def _record_grades(submission, result: Result) -> None:
+    """The worker's scores, comments and late penalties onto the submission's rows, each found
+    by notebook and cell name among the rows the submission holds (read once, not one query
+    per cell as Gradebook.find_grade makes: a third of the parent's time per result)."""
+    from nbgrader.api import MissingEntry
+
+    notebooks = {notebook.name: notebook for notebook in submission.notebooks}
+    grades = {(n.name, g.name): g for n in notebooks.values() for g in n.grades}
+    comments = {(n.name, c.name): c for n in notebooks.values() for c in n.comments}
+
+    def row(rows: dict, key, what: str):
+        if key not in rows:
+            raise MissingEntry(f"no {what} {key} in {submission.assignment.name}")
+        return rows[key]
+
+    for entry in result.grades:
+        grade = row(grades, (entry.notebook, entry.name), "grade cell")
+        grade.auto_score = entry.auto_score
+        grade.needs_manual_grade = bool(entry.needs_manual_grade or grade.manual_score is not None)
+    for entry in result.comments:
+        comment = row(comments, (entry["notebook"], entry["name"]), "comment cell")
+        comment.auto_comment = entry["auto_comment"]
+    for name, penalty in (result.late_penalties or {}).items():
+        row(notebooks, name, "notebook").late_submission_penalty = penalty
 
 
 def export_csv(

@@ -117,10 +117,14 @@ class Recorder:
     grades.csv is nbgrader's export of the whole gradebook (measured: 1.3 s for 620 rows), so
     rewriting it after every result would cost a class of 1,800 submissions tens of minutes of
     this process: results wait (not yet journaled) until the last save is `SAVE_SPACING`
-    times its own cost ago, which keeps saving under a tenth of the run. `flush()` saves and
-    journals what waits; the run calls it at its end, however it ends."""
+    times its own cost ago, and at least `SAVE_INTERVAL` seconds, which keeps saving under a
+    tenth of this process's time (on a machine with as many workers as cores, this process's
+    time is taken from the workers). A run killed between saves loses nothing: what was not
+    journaled is graded again by the next run. `flush()` saves and journals what waits; the
+    run calls it at its end, however it ends."""
 
     SAVE_SPACING = 9.0
+    SAVE_INTERVAL = 2.0  # seconds
 
     def __init__(self, run: RunContext, gradebook, progress):
         self.run, self.gradebook, self.progress = run, gradebook, progress
@@ -143,7 +147,8 @@ class Recorder:
                 result.notes.append(records.gradebook_note(problem))
         self.results.append(result)
         self._waiting.append(result)
-        if time.monotonic() - self._saved_at >= self.SAVE_SPACING * self._save_cost:
+        spacing = max(self.SAVE_SPACING * self._save_cost, self.SAVE_INTERVAL)
+        if time.monotonic() - self._saved_at >= spacing:
             self.flush()
         problems = sum(r.status in (NOT_GRADED, NO_NOTEBOOK) for r in self.results)
         self.progress.update(len(self.results), problems)

@@ -650,7 +650,9 @@ def test_class_report_says_what_to_teach_again(canvas):
     page = (canvas["course"] / "class_report.html").read_text(encoding="utf-8")
     text = re.sub(r"\s+", " ", page_text(canvas["course"] / "class_report.html"))
     assert "5 notebooks graded; 2 with full marks; 1 late" in text, text[:400]
-    assert re.search(r'<img alt="[^"]*" src="data:image/svg\+xml;base64,[A-Za-z0-9+/=]{400,}"', page)
+    assert re.search(
+        r'<img alt="[^"]*" src="data:image/svg\+xml;base64,[A-Za-z0-9+/=]{400,}"', page
+    )
     assert "double_doubles 2 2/5 40%" in text and "answer_is_b 1 4/5 80%" in text, text
     assert f"2 double_doubles double(2) = 8, but MuJoCo gives 4. {HINT}" in text, text
     counts = " ".join(f"{letter}: {n}" for letter, n in sorted(CANVAS_PREDICTIONS.items()))

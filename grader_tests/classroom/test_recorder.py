@@ -53,8 +53,23 @@ def test_quick_results_are_saved_in_batches_and_never_journaled_before_saved(tmp
 
 def test_results_spaced_wider_than_a_save_are_each_saved_at_once(tmp_path):
     recorder, journal, saves = recorder_with_slow_save(tmp_path)
+    recorder.SAVE_INTERVAL = 0.2  # the floor, made short for the test
     for result in results(3):
         recorder(result)
         assert saves[-1][-1] == result.student and journal.results[-1] is result
-        time.sleep(Recorder.SAVE_SPACING * SAVE_SECONDS + 0.05)
+        time.sleep(max(Recorder.SAVE_SPACING * SAVE_SECONDS, 0.2) + 0.05)
     assert len(saves) == 3
+
+
+def test_saves_are_at_least_the_interval_apart(tmp_path):
+    """However cheap a save, results arriving every 0.1 s are saved once per SAVE_INTERVAL:
+    the first at once (the progress shows), the rest in batches."""
+    recorder, journal, saves = recorder_with_slow_save(tmp_path)
+    recorder.SAVE_SPACING, recorder.SAVE_INTERVAL = 0.0, 0.5
+    for result in results(10):
+        recorder(result)
+        time.sleep(0.1)
+    assert saves[0] == ["s00"]
+    assert 2 <= len(saves) <= 4, f"{len(saves)} saves of 10 results over 1 s"
+    recorder.flush()
+    assert [r.student for r in journal.results] == [r.student for r in results(10)]
