@@ -42,6 +42,10 @@ themselves, except that every JSON object is a tag:
     {"__student__": name}                       a function in this namespace (or a temporary
                                                 "&N" reference to a callable passed along)
     {"__unencodable__": "type name"}            anything else the learner produced
+    {"__formula__": source, "constants": {name: number}}   a check's small NumPy function
+                                                (one lambda over np and the numbers), rebuilt
+                                                here: trusted -> server only; the trusted
+                                                side refuses the tag
 
 NumPy scalars become plain numbers. Decoding is strict: anything not built exactly from these
 pieces is refused (CodecError), so the trusted side only ever holds what its own json.loads
@@ -198,13 +202,21 @@ class Decoder:
     """
 
     def __init__(
-        self, *, arrays: bool, on_callback, on_student, on_unencodable, numeric_arrays=False
+        self,
+        *,
+        arrays: bool,
+        on_callback,
+        on_student,
+        on_unencodable,
+        numeric_arrays=False,
+        on_formula=None,
     ):
         self.arrays = arrays
         self.numeric_arrays = numeric_arrays
         self.on_callback = on_callback
         self.on_student = on_student
         self.on_unencodable = on_unencodable
+        self.on_formula = on_formula  # None: a formula tag is refused (the trusted side)
 
     def decode(self, data, depth: int = 0):
         """The value data stands for; CodecError("malformed"/"too_deep") when it is not codec."""
@@ -240,6 +252,10 @@ class Decoder:
             return self.on_student(data["__student__"][:200])
         if keys == {"__unencodable__"} and type(data["__unencodable__"]) is str:
             return self.on_unencodable(data["__unencodable__"][:100])
+        if keys == {"__formula__", "constants"} and self.on_formula is not None:
+            source, constants = data["__formula__"], data["constants"]
+            if type(source) is str and type(constants) is dict:
+                return self.on_formula(source, constants)
         raise CodecError("malformed", f"unknown tag {sorted(keys)[:3]}")
 
     def _pairs(self, pairs: list, depth: int) -> dict:
@@ -285,6 +301,20 @@ def _numeric_array(values, dtype: str, shape: list):
     except (TypeError, ValueError, OverflowError):
         return values
     return array if array.dtype.kind in NUMERIC_KINDS else values
+
+
+def formula(source: str, constants: dict):
+    """A check's formula (the source of one lambda over np and named numbers) as a function
+    of this process: evaluated next to the learner's code instead of called back across."""
+    numbers = {str(k): v for k, v in constants.items() if type(v) in (int, float)}
+    if len(numbers) != len(constants) or not source.lstrip().startswith("lambda"):
+        raise CodecError("malformed", "a formula is one lambda over np and named numbers")
+    try:
+        return eval(
+            compile(source, "<check formula>", "eval"), {"np": np, "__builtins__": {}, **numbers}
+        )
+    except SyntaxError as exc:
+        raise CodecError("malformed", f"a formula that does not compile: {exc.msg}") from None
 
 
 def _hashable(key):
@@ -527,6 +557,7 @@ class AnswerServer:
             on_callback=lambda callback_id, name: TrustedFunction(self, callback_id, name),
             on_student=self._student,
             on_unencodable=lambda type_name: _raise(TypeError(f"an unencodable {type_name}")),
+            on_formula=formula,
         )
 
     def encoded_reply(self, value) -> dict:

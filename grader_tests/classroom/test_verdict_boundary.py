@@ -182,6 +182,42 @@ def test_a_trusted_callback_runs_500_times_in_a_learner_loop(answers):
 
 
 @pytest.mark.timeout(30)
+def test_a_formula_is_evaluated_beside_the_learner_code_without_callbacks(answers):
+    """A check's expect.Formula crosses as its source: the learner's loop calls a function of
+    its own process (not a trusted callback), with the check's numbers, and gets the values
+    the formula gives here."""
+    from course.expect import Formula
+
+    define(
+        answers,
+        "def simulate(x, v, accel, h, n):\n"
+        "    for _ in range(n):\n"
+        "        v = v + h * accel(x, v)\n"
+        "        x = x + h * v\n"
+        "    return x, v, type(accel).__name__\n",
+    )
+    accel = Formula("lambda x, v: -rate * x - 0.5 * v", rate=4.0)
+    x, v, kind = answers.function("simulate")(1.0, 0.0, accel, 0.01, 500)
+    assert kind == "function", "a callback would be a TrustedFunction"
+    assert not answers._callbacks, "no callback was registered for the formula"
+    expected_x, expected_v = 1.0, 0.0
+    for _ in range(500):
+        expected_v += 0.01 * accel(expected_x, expected_v)
+        expected_x += 0.01 * expected_v
+    assert (x, v) == (expected_x, expected_v), "the same arithmetic on both sides"
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    "source, numbers",
+    [("__import__('os').getpid()", {}), ("lambda: 1", {"rate": "4"}), ("lambda: (", {})],
+)
+def test_the_answer_side_refuses_a_formula_that_is_not_one_lambda_over_numbers(source, numbers):
+    with pytest.raises(codec.CodecError):
+        codec.formula(source, numbers)
+
+
+@pytest.mark.timeout(30)
 def test_a_callback_that_raises_raises_in_the_learner_code(answers):
     define(
         answers,
@@ -590,6 +626,7 @@ def test_closing_kills_the_process_and_its_children_and_leaves_no_zombie():
         {"__unknown__": 1},
         {"plain": "dict"},
         {"__callback__": "1"},
+        {"__formula__": "lambda x, v: 0.0", "constants": {}},  # compiled only on the far side
     ],
 )
 def test_the_trusted_decoder_refuses_anything_not_codec(data):

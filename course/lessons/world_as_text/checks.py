@@ -186,9 +186,7 @@ def compare_free_fall(semi_implicit_euler, v0, timestep: float, steps: int) -> N
     xml = falls.shape_drop("box", (0.1, 0.1, 0.1), 0.1, 0.0, timestep)
     want = compiled.free_body_positions(compiled.compile_xml(xml), steps, v0)
 
-    def gravity(x, v):
-        return np.array([0.0, 0.0, -9.81])
-
+    gravity = expect.Formula("lambda x, v: np.array([0.0, 0.0, -9.81])", "gravity")
     x, v = np.zeros(3), np.array(v0, dtype=float)
     for k in range(1, steps + 1):
         x, v = _step(semi_implicit_euler, x, v, gravity, timestep)
@@ -219,9 +217,9 @@ def compare_damped(semi_implicit_euler, mass, damping, timestep, steps, v0) -> N
         scenes.damped_slider(mass, damping, timestep), steps, 0.0, v0
     )
 
-    def gravity_and_damping(x, v):
-        return -9.81 - damping / mass * v
-
+    gravity_and_damping = expect.Formula(
+        "lambda x, v: -9.81 - rate * v", "gravity_and_damping", rate=damping / mass
+    )
     x, v = 0.0, v0
     for k in range(1, steps + 1):
         x, v = _step(semi_implicit_euler, x, v, gravity_and_damping, timestep, damping / mass)
