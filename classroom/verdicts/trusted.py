@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import io
 import sys
 import warnings
@@ -186,6 +187,13 @@ class Verdict:
     notes: list[str] = field(default_factory=list)
 
 
+@functools.lru_cache(maxsize=1024)
+def _compiled(code: str, label: str):
+    """Trusted source compiled once per worker: every submission of a lesson runs the same
+    tests (code objects are immutable, so sharing one is safe)."""
+    return compile(code, f"<{label}>", "exec")
+
+
 def _run(code: str, namespace: dict, label: str) -> tuple[BaseException | None, str]:
     """Run trusted code; (the exception it raised or None, what it printed)."""
     printed = io.StringIO()
@@ -196,7 +204,7 @@ def _run(code: str, namespace: dict, label: str) -> tuple[BaseException | None, 
     ):
         warnings.simplefilter("ignore")
         try:
-            exec(compile(code, f"<{label}>", "exec"), namespace)  # noqa: S102 - trusted code
+            exec(_compiled(code, label), namespace)  # noqa: S102 - trusted code
         except Exception as exc:  # the test failed: its message is the verdict's
             return exc, printed.getvalue()
     return None, printed.getvalue()
@@ -255,5 +263,5 @@ def setup_namespace(lesson: TrustedLesson) -> dict:
     """The set-up's imports, run in the grader: the names a test sees besides the answers."""
     namespace: dict = {}
     with contextlib.redirect_stdout(io.StringIO()):
-        exec(compile(lesson.setup, "<the lesson's set-up>", "exec"), namespace)  # noqa: S102
+        exec(_compiled(lesson.setup, "the lesson's set-up"), namespace)  # noqa: S102
     return namespace
