@@ -149,19 +149,24 @@ def ready(*functions) -> bool:
 
 class Formula:
     """A small NumPy function a check hands to the function it tests (an acceleration, say),
-    written as one lambda over `np` and named numbers:
+    written as one lambda over `np` and named values, or as code that defines `name`:
 
         accel = expect.Formula("lambda x, v: -9.81 - rate * v", rate=4.0)
 
-    Called here, it is that lambda. In the grader, where the learner's function runs in a
+    Called here, it is that function. In the grader, where the learner's function runs in a
     process of its own, a Formula crosses as its source and is evaluated there, instead of
-    calling back into the grader at every evaluation (one crossing a step instead of two).
+    calling back into the grader at every evaluation. Values are numbers, lists or arrays, or
+    functions, which stay here (the grader calls them back).
     """
 
-    def __init__(self, source: str, name: str = "accel", **numbers: float):
-        self.source, self.__name__ = source, name
-        self.numbers = {key: _float(value) for key, value in numbers.items()}
-        self._function = eval(source, {"np": numpy, "__builtins__": {}, **self.numbers})
+    def __init__(self, source: str, name: str = "accel", **values):
+        self.source, self.__name__, self.values = source, name, dict(values)
+        namespace = {"np": numpy, **self.values}
+        if source.lstrip().startswith("lambda"):
+            self._function = eval(source, namespace)
+        else:
+            exec(source, namespace)
+            self._function = namespace[name]
 
     def __call__(self, *args, **kwargs):
         return self._function(*args, **kwargs)
@@ -169,9 +174,9 @@ class Formula:
     def __repr__(self) -> str:
         return f"<{self.__name__}: {self.source}>"
 
-    def answer_formula(self) -> tuple[str, dict]:
-        """(source, numbers): what the grader sends across in place of a callback."""
-        return self.source, dict(self.numbers)
+    def answer_formula(self) -> tuple[str, str, dict]:
+        """(source, name, values): what the grader sends across in place of a callback."""
+        return self.source, self.__name__, dict(self.values)
 
 
 def ok(message: str) -> None:

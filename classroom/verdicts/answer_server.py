@@ -42,10 +42,11 @@ themselves, except that every JSON object is a tag:
     {"__student__": name}                       a function in this namespace (or a temporary
                                                 "&N" reference to a callable passed along)
     {"__unencodable__": "type name"}            anything else the learner produced
-    {"__formula__": source, "constants": {name: number}}   a check's small NumPy function
-                                                (one lambda over np and the numbers), rebuilt
-                                                here: trusted -> server only; the trusted
-                                                side refuses the tag
+    {"__formula__": source, "name", "values": {"__dict__": ...}}   a check's small NumPy
+                                                function (one lambda, or code defining `name`,
+                                                over np and the values), rebuilt here:
+                                                trusted -> server only; the trusted side
+                                                refuses the tag
 
 NumPy scalars become plain numbers. Decoding is strict: anything not built exactly from these
 pieces is refused (CodecError), so the trusted side only ever holds what its own json.loads
@@ -252,10 +253,12 @@ class Decoder:
             return self.on_student(data["__student__"][:200])
         if keys == {"__unencodable__"} and type(data["__unencodable__"]) is str:
             return self.on_unencodable(data["__unencodable__"][:100])
-        if keys == {"__formula__", "constants"} and self.on_formula is not None:
-            source, constants = data["__formula__"], data["constants"]
-            if type(source) is str and type(constants) is dict:
-                return self.on_formula(source, constants)
+        if keys == {"__formula__", "name", "values"} and self.on_formula is not None:
+            source, name, values = data["__formula__"], data["name"], data["values"]
+            if type(source) is str and type(name) is str:
+                values = self.decode(values, depth + 1)
+                if type(values) is dict:
+                    return self.on_formula(source, name, values)
         raise CodecError("malformed", f"unknown tag {sorted(keys)[:3]}")
 
     def _pairs(self, pairs: list, depth: int) -> dict:
@@ -303,18 +306,20 @@ def _numeric_array(values, dtype: str, shape: list):
     return array if array.dtype.kind in NUMERIC_KINDS else values
 
 
-def formula(source: str, constants: dict):
-    """A check's formula (the source of one lambda over np and named numbers) as a function
-    of this process: evaluated next to the learner's code instead of called back across."""
-    numbers = {str(k): v for k, v in constants.items() if type(v) in (int, float)}
-    if len(numbers) != len(constants) or not source.lstrip().startswith("lambda"):
-        raise CodecError("malformed", "a formula is one lambda over np and named numbers")
+def formula(source: str, name: str, values: dict, numpy=None):
+    """A check's formula as a function of this process, evaluated next to the learner's code
+    instead of called back across: `source` is one lambda, or code that defines `name`, over
+    `np` and the names of `values` (numbers, arrays, and trusted functions as callbacks)."""
+    namespace = {"np": numpy if numpy is not None else np, **{str(k): v for k, v in values.items()}}
     try:
-        return eval(
-            compile(source, "<check formula>", "eval"), {"np": np, "__builtins__": {}, **numbers}
-        )
+        if source.lstrip().startswith("lambda"):
+            return eval(compile(source, "<check formula>", "eval"), namespace)
+        exec(compile(source, "<check formula>", "exec"), namespace)
     except SyntaxError as exc:
         raise CodecError("malformed", f"a formula that does not compile: {exc.msg}") from None
+    if not callable(namespace.get(name)):
+        raise CodecError("malformed", f"a formula that defines no function {name[:100]}")
+    return namespace[name]
 
 
 def _hashable(key):

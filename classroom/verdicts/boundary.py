@@ -802,9 +802,11 @@ class AnswerProcess:
                 raise TypeError("a learner's function can only be passed to its own process")
             return {"__student__": function.name}
         formula = getattr(function, "answer_formula", None)
-        if callable(formula):  # a check's NumPy formula: rebuilt there, no callback per value
-            source, constants = formula()
-            return {"__formula__": source, "constants": {k: float(v) for k, v in constants.items()}}
+        found = formula() if callable(formula) else None
+        if found is not None:  # a check's NumPy formula: rebuilt there, no callback per value
+            source, name, values = found
+            encoder = codec.Encoder(self._callable_tag, _refuse_trusted, self.max_message // 2)
+            return {"__formula__": source, "name": name, "values": encoder.encode(dict(values))}
         name = getattr(function, "__name__", None)
         name = name if type(name) is str else "function"
         callback_id = next(self._ids)

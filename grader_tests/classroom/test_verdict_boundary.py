@@ -208,13 +208,37 @@ def test_a_formula_is_evaluated_beside_the_learner_code_without_callbacks(answer
 
 
 @pytest.mark.timeout(30)
+def test_a_formula_in_code_keeps_its_state_and_calls_back_only_when_asked(answers):
+    """Code defining the function (here a counter with a memo): its state lives in the answer
+    process, and a trusted function among its values is a callback, called only on a miss."""
+    from course.expect import Formula
+
+    define(answers, "def total(f, hs):\n    return sum(f(h) for h in hs)\n")
+    asked = []
+
+    def square(h):
+        asked.append(h)
+        return h * h
+
+    code = (
+        "memo = {}\n"
+        "def cached(h):\n"
+        "    if h not in memo:\n"
+        "        memo[h] = scale * slow(h)\n"
+        "    return memo[h]\n"
+    )
+    cached = Formula(code, "cached", slow=square, scale=2.0)
+    assert answers.function("total")(cached, [1.0, 2.0, 1.0, 2.0, 3.0]) == 2.0 * (1 + 4 + 1 + 4 + 9)
+    assert asked == [1.0, 2.0, 3.0], "called back once per new value, not once per use"
+
+
+@pytest.mark.timeout(30)
 @pytest.mark.parametrize(
-    "source, numbers",
-    [("__import__('os').getpid()", {}), ("lambda: 1", {"rate": "4"}), ("lambda: (", {})],
+    "source, name", [("lambda: (", "accel"), ("def other(): pass", "accel"), ("x = 1", "x")]
 )
-def test_the_answer_side_refuses_a_formula_that_is_not_one_lambda_over_numbers(source, numbers):
+def test_the_answer_side_refuses_a_formula_that_defines_no_function(source, name):
     with pytest.raises(codec.CodecError):
-        codec.formula(source, numbers)
+        codec.formula(source, name, {})
 
 
 @pytest.mark.timeout(30)
@@ -626,7 +650,7 @@ def test_closing_kills_the_process_and_its_children_and_leaves_no_zombie():
         {"__unknown__": 1},
         {"plain": "dict"},
         {"__callback__": "1"},
-        {"__formula__": "lambda x, v: 0.0", "constants": {}},  # compiled only on the far side
+        {"__formula__": "lambda: 0.0", "name": "f", "values": {"__dict__": {}}},  # far side only
     ],
 )
 def test_the_trusted_decoder_refuses_anything_not_codec(data):
