@@ -230,6 +230,54 @@ def test_cart_stepper_is_mujocos_two_joint_step():
     assert stepper(1.0, 0.0, None, 0.004) == (positions[1, 0], velocities[1, 0])
 
 
+REPLICA_CASES = [
+    ("Euler", lambda integrator: dynamics.SpringStepper(3.0e4, 0.7, integrator, 40.0)),
+    ("RK4", lambda integrator: dynamics.SpringStepper(3.0e4, 0.7, integrator, 300.0)),
+    ("Euler", lambda integrator: dynamics.CartStepper((800, 3000), (1.2, 0.4), integrator, (1, 3))),
+    ("RK4", lambda integrator: dynamics.CartStepper((800, 3000), (1.2, 0.4), integrator, (1, 3))),
+]
+
+
+REPLICA_IDS = ["spring-Euler", "spring-RK4", "cart-Euler", "cart-RK4"]
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("integrator, make", REPLICA_CASES, ids=REPLICA_IDS)
+def test_the_graders_replica_steps_as_mujoco_does(integrator, make):
+    """What the grader hands largest_stable_timestep in place of a stepper (its formula,
+    rebuilt as the answer process rebuilds it) follows MuJoCo's steps to round-off, through
+    continued calls, new releases and changes of timestep, and the lesson's own bisection
+    finds the same edge with either."""
+    from classroom.verdicts import answer_server
+
+    stepper, twin = make(integrator), make(integrator)
+    source, name, values = stepper.answer_formula()
+    replica = answer_server.formula(source, name, values, numpy=np)
+    rng = np.random.default_rng(11)
+    got = want = (0.4, -0.2)
+    for k in range(400):
+        h = float(rng.choice([0.0005, 0.001, 0.003]))
+        if k % 97 == 0:  # a new release: other joints at rest again
+            got = want = tuple(rng.uniform(-1, 1, 2))
+        want, got = twin(*want, None, h), replica(*got, None, h)
+        assert got == pytest.approx(want, rel=1e-12, abs=1e-12), k
+    with pytest.raises(ValueError, match="single numbers"):
+        replica([1.0, 2.0], 0.0, None, 0.001)
+    edge = largest_stable_timestep(make(integrator), stepper.w)
+    assert largest_stable_timestep(replica, stepper.w) == edge
+
+
+@pytest.mark.timeout(60)
+def test_a_stepper_of_a_model_that_is_not_linear_has_no_replica():
+    """A pendulum's gravity torque is not linear in its angle: each step calls back MuJoCo."""
+    xml = """<mujoco><option timestep="0.01"><flag autoreset="disable"/></option>
+      <worldbody><body><joint type="hinge" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 0 0 -0.5" size="0.02" mass="1"/></body></worldbody>
+    </mujoco>"""
+    stepper = dynamics.ModelStepper(xml, 4.4, "a pendulum")
+    assert stepper.answer_formula() is None
+
+
 def test_cart_edge_is_set_by_its_stiffer_mode():
     """Undamped, the cart's edge under Euler is 2 over the larger mode frequency of the two
     joints, not 2/w."""

@@ -381,6 +381,7 @@ class ModelStepper:
         self.integrator = INTEGRATOR_KEYWORDS[mujoco.mjtIntegrator(self.model.opt.integrator)]
         self.calls = 0
         self._returned = None  # the (x, v) of the previous call, to go on from
+        self._linear = self._is_linear()
 
     def _release(self, data: mujoco.MjData) -> None:
         """The other joints at rest at qpos0, before a new release."""
@@ -398,6 +399,49 @@ class ModelStepper:
         self.calls += 1
         self._returned = float(self.data.qpos[0]), float(self.data.qvel[0])
         return self._returned
+
+    def affine(self, h: float) -> tuple[list, list]:
+        """(A, b), nested lists: one mj_step of timestep h takes the state s = (qpos, qvel) to
+        A s + b, read from MuJoCo by stepping the origin and each unit state (exact, to
+        round-off, for a model whose forces are linear in the state)."""
+        n = self.model.nv
+        data = mujoco.MjData(self.model)
+        self.model.opt.timestep = float(h)
+
+        def stepped(state: np.ndarray) -> np.ndarray:
+            mujoco.mj_resetData(self.model, data)
+            data.qpos[:], data.qvel[:] = state[:n], state[n:]
+            with quiet_warnings():
+                mujoco.mj_step(self.model, data)
+            return np.concatenate([data.qpos, data.qvel])
+
+        b = stepped(np.zeros(2 * n))
+        a = np.column_stack([stepped(unit) - b for unit in np.eye(2 * n)])
+        return a.tolist(), b.tolist()
+
+    def _is_linear(self, h: float = 0.001) -> bool:
+        """Whether `affine` reproduces mj_step at a few states (springs and dampers: yes)."""
+        a, b = (np.array(m) for m in self.affine(h))
+        data = mujoco.MjData(self.model)
+        for state in np.random.default_rng(0).uniform(-1, 1, (3, 2 * self.model.nv)):
+            data.qpos[:], data.qvel[:] = state[: self.model.nv], state[self.model.nv :]
+            with quiet_warnings():
+                mujoco.mj_step(self.model, data)
+            want = np.concatenate([data.qpos, data.qvel])
+            if not np.allclose(a @ state + b, want, rtol=1e-9, atol=1e-12):
+                return False
+        return True
+
+    def answer_formula(self):
+        """What the grader hands a learner's function in place of this stepper: REPLICA, the
+        same steps replayed in the learner's process from one affine map per timestep, each
+        asked of this stepper once (one crossing a timestep, not one a step: a bisection
+        takes tens of thousands of steps). None for a model that is not linear: then every
+        step is a call back to MuJoCo."""
+        if not self._linear:
+            return None
+        values = {"affine": self.affine, "qpos0": self.model.qpos0.tolist(), "nv": self.model.nv}
+        return REPLICA, "step", values
 
     def stays_bounded(self, h: float, steps: int = 1000, bound: float = 100.0) -> bool:
         """True when MuJoCo, released with the first joint at 1 and at rest (the others at
@@ -418,6 +462,41 @@ class ModelStepper:
 
     def __repr__(self) -> str:
         return f"<MuJoCo's {self.integrator} step of {self.what}, w = {self.w:g} rad/s>"
+
+
+# ModelStepper's steps, replayed with NumPy from its affine maps (ModelStepper.answer_formula):
+# the same contract, the same release of the other joints, the same error for a bad x or v.
+REPLICA = """
+class Replica:
+    def __init__(self):
+        self.maps, self.state, self.returned = {}, None, None
+
+    def __call__(self, x, v, accel, h):
+        x, v = one(x), one(v)
+        if self.state is None or nv == 1 or (x, v) != self.returned:
+            self.state = np.concatenate([np.array(qpos0, dtype=float), np.zeros(nv)])
+        state = self.state.copy()
+        state[0], state[nv] = x, v
+        h = float(h)
+        if h not in self.maps:
+            a, b = affine(h)
+            self.maps[h] = np.array(a, dtype=float), np.array(b, dtype=float)
+        a, b = self.maps[h]
+        with np.errstate(all="ignore"):
+            self.state = a @ state + b
+        self.returned = float(self.state[0]), float(self.state[nv])
+        return self.returned
+
+
+def one(value):
+    array = np.asarray(value, dtype=float).reshape(-1)
+    if array.size != 1:
+        raise ValueError("this step takes x and v as single numbers, one joint's")
+    return float(array[0])
+
+
+step = Replica()
+"""
 
 
 def _one(value) -> float:
