@@ -4,6 +4,7 @@ notebook's time goes, lesson by lesson.
     .venv/bin/python grader_tests/support/bench_grading.py            # 40 submissions of lesson 01
     .venv/bin/python grader_tests/support/bench_grading.py --submissions 60 --rounds 2
     .venv/bin/python grader_tests/support/bench_grading.py --sandbox-cost --submissions 30
+    .venv/bin/python grader_tests/support/bench_grading.py --class-cost 20   # 300 x 6 lessons
 
 The class: half complete, a fifth blank, the rest the lesson's typical mistakes
 (grader_tests/mistakes/<lesson>/), each a real notebook handed in as submitted/<s>/<lesson>/.
@@ -27,6 +28,10 @@ notebook of each lesson through GuardedExecute, sandboxed, cold and then warm (t
 notebook starts the zygote, not timed; the next ones are), and prints per notebook: kernel
 (start until it answers, and stop), imports (the set-up cell), cells (every other cell the
 grader runs), the answer process's start, and each cell over 0.3 s.
+
+`--class-cost N` grades N and 2 submissions of every lesson with the command and all workers:
+the difference is what a submission costs, the small run what a run costs, multiplied out to
+300 learners x the lessons here and, as arithmetic, on 32 cores.
 """
 
 from __future__ import annotations
@@ -444,6 +449,45 @@ def sandbox_cost(args, students: dict, workers: int, base: Path) -> bool:
     return all(found == scores["unsandboxed (cold kernels)"] for found in scores.values())
 
 
+# --------------------------------------------------------------------------------------------
+# What a class costs: every lesson graded by the command, multiplied out
+
+
+def class_cost(lessons: list[str], count: int, workers: int, base: Path) -> dict:
+    """{lesson: (seconds a submission, seconds a run)} of the grading command with `workers`
+    workers: a synthetic class of `count` submissions and one of 2, the difference over
+    count - 2 is what one more submission costs, the 2-submission run what a run costs."""
+    found = {}
+    for lesson in lessons:
+        students = synthetic_class(lesson, count)
+        small = dict(list(students.items())[:2])
+        big_seconds, _ = run_command(base / f"cost-{lesson}-{count}", lesson, students, workers)
+        small_seconds, _ = run_command(base / f"cost-{lesson}-2", lesson, small, workers)
+        found[lesson] = ((big_seconds - small_seconds) / (count - 2), small_seconds)
+        print(f"  {lesson}: {found[lesson][0]:.2f} s a submission, {small_seconds:.1f} s a run")
+    return found
+
+
+def print_class_cost(found: dict, workers: int, learners: int = 300, cores: int = 32) -> None:
+    """A class of `learners` x the lessons: measured here per submission, multiplied out; on
+    `cores` cores, the same core-seconds a submission (the cores busy) spread over them."""
+    per_learner = sum(seconds for seconds, _ in found.values())  # wall, `workers` workers
+    per_run = sum(run for _, run in found.values())
+    here = learners * per_learner + per_run
+    core_seconds = per_learner * workers  # every core busy: wall x cores is their work
+    there = learners * core_seconds / cores + per_run
+    print()
+    print(
+        f"per learner, all {len(found)} lessons: {per_learner:.2f} s wall with {workers} "
+        f"workers ({core_seconds:.2f} core-s); runs: {per_run:.1f} s"
+    )
+    print(
+        f"{learners} learners x {len(found)} lessons: {here / 60:.1f} min on this machine "
+        f"({workers} workers); about {there / 60:.1f} min on {cores} cores (arithmetic: the "
+        "same core-seconds a submission, the cores kept busy)"
+    )
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lesson", default="01-world-as-text")
@@ -457,6 +501,14 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--sandbox-cost", action="store_true", help="only: the command sandboxed and not"
     )
+    parser.add_argument(
+        "--class-cost",
+        type=int,
+        default=0,
+        metavar="N",
+        help="only: the command on N and on 2 submissions of every lesson, multiplied out to "
+        "300 learners",
+    )
     args = parser.parse_args(argv)
     from classroom.grade import default_workers
 
@@ -469,6 +521,10 @@ def main(argv=None) -> int:
     base.mkdir(parents=True, exist_ok=True)
     print(f"{n} submissions of {args.lesson}; {default_workers()} cores; work in {base}")
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if args.class_cost:
+        lessons = args.lessons or notebooks.discover_lessons(REPO_ROOT)
+        print_class_cost(class_cost(lessons, args.class_cost, workers, base), workers)
+        return 0
     if args.sandbox_cost:
         agree = sandbox_cost(args, students, workers, base)
         print(f"scores agree between the ways: {'yes' if agree else 'NO'}")
