@@ -175,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     if not (root / "nbgrader_config.py").is_file():
         print(f"error: {root} has no nbgrader_config.py: pass --root", file=sys.stderr)
         return 2
+    if args.dry_run:  # reads the download only: no sandbox, no staging folder, no workers
+        return _dry_run(args, root)
     if not args.unsandboxed and not args.merge:
         from classroom import sandbox
 
@@ -190,8 +192,6 @@ def main(argv: list[str] | None = None) -> int:
         staging.mkdir(parents=True, exist_ok=True)
     else:  # in .grading/, the instructor's only; a killed run's is removed by the next
         staging = state.new_staging(root)
-    if args.dry_run:
-        return _dry_run(args, root)
     graders = None
     if not args.merge:
         # Started first: each worker loads nbgrader (seconds) while this process reads the

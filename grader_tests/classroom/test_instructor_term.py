@@ -317,7 +317,9 @@ def test_canvas_download_keeps_every_student(canvas):
 def test_dry_run_prints_file_student_lesson_and_grades_nothing(canvas):
     course = canvas["course"]
     before = [(course / name).read_bytes() for name in ("gradebook.db", "grades.csv")]
+    stagings = sorted((course / ".grading").glob("staging-*"))
     run = ok(grade_cli(course, "--zip", str(canvas["zip"]), "--dry-run"))
+    assert sorted((course / ".grading").glob("staging-*")) == stagings, "a dry run left staging"
     lines = run.stdout.splitlines()
     assert lines[0] == "read as: canvas", lines
     alice = canvas_name("smith", "alice", 12345, 67890, f"{TOY}.ipynb")
