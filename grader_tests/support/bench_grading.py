@@ -27,7 +27,9 @@ The breakdown (`--breakdown`, on by default; `--lessons` picks them) runs one co
 notebook of each lesson through GuardedExecute, sandboxed, cold and then warm (the first warm
 notebook starts the zygote, not timed; the next ones are), and prints per notebook: kernel
 (start until it answers, and stop), imports (the set-up cell), cells (every other cell the
-grader runs), the answer process's start, and each cell over 0.3 s.
+grader runs), tests (in the kernel, as plain nbgrader runs them), the answer process's start,
+verdicts (DecideVerdicts deciding the tests as the grader does: where a check's functions
+cross the boundary, this is what the tests cost), and each cell over 0.3 s.
 
 `--class-cost N` grades N and 2 submissions of every lesson with the command and all workers:
 the difference is what a submission costs, the small run what a run costs, multiplied out to
@@ -274,6 +276,27 @@ def time_tests(lesson: str, folder: Path, config) -> float:
     return sum(seconds for index, seconds in times.items() if is_test(nb.cells[index]))
 
 
+def time_verdicts(lesson: str, folder: Path, warm: bool, slot: int, repeats: int = 3) -> float:
+    """Best seconds of DecideVerdicts deciding one complete notebook of lesson, as the grader
+    does (the learner's cells in a sandboxed answer process, the tests here, every function
+    a check passes them crossing the boundary): the answer process's start included."""
+    from classroom.preprocessors import DecideVerdicts
+
+    course = harness.prepare_course(lesson, folder)  # the gradebook holds the tests
+    info = {
+        "db_url": f"sqlite:///{course / 'gradebook.db'}",
+        "assignment": lesson,
+        "notebook": lesson,
+    }
+    seconds: dict = {}
+    for run in range(repeats):
+        decide = DecideVerdicts(warm=warm, slot=slot)
+        nb = harness.filled_release(lesson)
+        with stopwatch(seconds, run):
+            decide.preprocess(nb, {"nbgrader": info})
+    return min(seconds.values())
+
+
 def time_answer_process(warm: bool, slot: int) -> float:
     """Seconds to start a sandboxed answer process (warm: forked by the slot's zygote) and
     run one cell in it."""
@@ -309,6 +332,8 @@ def breakdown(lessons: list[str], base: Path, repeats: int = 3, slot: int = 930)
             keys = ("kernel", "imports", "cells", "tests")
             best = {key: min(r[key] for r in runs) for key in keys}
             best["answers"] = min(time_answer_process(mode == "warm", slot) for _ in runs)
+            folder = base / f"{lesson}-{mode}-verdicts"
+            best["verdicts"] = time_verdicts(lesson, folder, mode == "warm", slot, repeats)
             best["slow"] = [  # each cell's best time over the runs, those over 0.3 s
                 (index, line, min(r["slow"][index][1] for r in runs))
                 for index, (line, _) in runs[0]["slow"].items()
@@ -326,16 +351,18 @@ def print_breakdown(found: dict) -> None:
     print(
         "(kernel: start and stop; imports: the set-up cell; cells: the others the grader's "
         "kernel runs;\n tests: the test cells, timed in a kernel as plain nbgrader runs them; "
-        "answers: the answer process's start)"
+        "answers: the answer process's start;\n verdicts: DecideVerdicts deciding the tests as "
+        "the grader does, its answer process included; total: kernel to answers)"
     )
     header = f"{'lesson':<28} {'mode':<5} {'kernel':>7} {'imports':>8} {'cells':>7}"
-    print(header + f" {'tests':>6} {'answers':>8} {'total':>7}")
+    print(header + f" {'tests':>6} {'answers':>8} {'total':>7} {'verdicts':>9}")
     for lesson, modes in found.items():
         for mode, t in modes.items():
             total = t["kernel"] + t["imports"] + t["cells"] + t["tests"] + t["answers"]
             print(
                 f"{lesson:<28} {mode:<5} {t['kernel']:7.2f} {t['imports']:8.2f} "
-                f"{t['cells']:7.2f} {t['tests']:6.2f} {t['answers']:8.2f} {total:7.2f}"
+                f"{t['cells']:7.2f} {t['tests']:6.2f} {t['answers']:8.2f} {total:7.2f} "
+                f"{t['verdicts']:9.2f}"
             )
     print("Cells over 0.3 s (warm kernel, best of the runs, besides the set-up cell):")
     for lesson, modes in found.items():
