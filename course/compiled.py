@@ -4,7 +4,6 @@ These functions only ask MuJoCo; none of them computes a quantity a learner is a
 derive.
 """
 
-import copy
 from dataclasses import dataclass
 
 import mujoco
@@ -15,30 +14,12 @@ class ModelError(ValueError):
     """An MJCF text that MuJoCo refuses to compile; the message is MuJoCo's own."""
 
 
-REMEMBERED_MODELS = 256  # texts compiled more than once, kept compiled (a copy costs a third)
-# Attributes that name files: a text with one compiles to what the files hold now.
-_FILE_ATTRIBUTES = ("file=", "filename=", "meshdir=", "texturedir=", "assetdir=")
-_compiled: dict[str, mujoco.MjModel | None] = {}  # text: its model, None when seen once
-
-
 def compile_xml(xml: str) -> mujoco.MjModel:
-    """Compile MJCF text into an MjModel, or raise ModelError quoting the compiler.
-
-    Each call returns a model of its own (changing it changes nothing else). A text that
-    names no file and comes a second time is kept compiled and copied after that: the
-    grader checks every learner's answers against the same scenes."""
-    remembered = _compiled.get(xml)
-    if remembered is not None:
-        return copy.copy(remembered)
+    """Compile MJCF text into an MjModel, or raise ModelError quoting the compiler."""
     try:
-        model = mujoco.MjModel.from_xml_string(xml)
+        return mujoco.MjModel.from_xml_string(xml)
     except ValueError as error:
         raise ModelError(f"MuJoCo could not compile the model: {error}") from None
-    if not any(attribute in xml for attribute in _FILE_ATTRIBUTES):
-        if len(_compiled) >= REMEMBERED_MODELS:
-            _compiled.clear()
-        _compiled[xml] = copy.copy(model) if xml in _compiled else None
-    return model
 
 
 def as_model(xml_or_model) -> mujoco.MjModel:
