@@ -10,6 +10,7 @@ joint and N m s/rad for a hinge.
 """
 
 import contextlib
+import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -381,7 +382,6 @@ class ModelStepper:
         self.integrator = INTEGRATOR_KEYWORDS[mujoco.mjtIntegrator(self.model.opt.integrator)]
         self.calls = 0
         self._returned = None  # the (x, v) of the previous call, to go on from
-        self._linear = self._is_linear()
 
     def _release(self, data: mujoco.MjData) -> None:
         """The other joints at rest at qpos0, before a new release."""
@@ -400,35 +400,33 @@ class ModelStepper:
         self._returned = float(self.data.qpos[0]), float(self.data.qvel[0])
         return self._returned
 
+    def _stepped(self, data: mujoco.MjData, state: np.ndarray) -> np.ndarray:
+        """The state (qpos, qvel) after one mj_step of `data` started at `state`."""
+        n = self.model.nv
+        mujoco.mj_resetData(self.model, data)
+        data.qpos[:], data.qvel[:] = state[:n], state[n:]
+        with quiet_warnings():
+            mujoco.mj_step(self.model, data)
+        return np.concatenate([data.qpos, data.qvel])
+
     def affine(self, h: float) -> tuple[list, list]:
         """(A, b), nested lists: one mj_step of timestep h takes the state s = (qpos, qvel) to
         A s + b, read from MuJoCo by stepping the origin and each unit state (exact, to
         round-off, for a model whose forces are linear in the state)."""
-        n = self.model.nv
-        data = mujoco.MjData(self.model)
+        data, size = mujoco.MjData(self.model), 2 * self.model.nv
         self.model.opt.timestep = float(h)
-
-        def stepped(state: np.ndarray) -> np.ndarray:
-            mujoco.mj_resetData(self.model, data)
-            data.qpos[:], data.qvel[:] = state[:n], state[n:]
-            with quiet_warnings():
-                mujoco.mj_step(self.model, data)
-            return np.concatenate([data.qpos, data.qvel])
-
-        b = stepped(np.zeros(2 * n))
-        a = np.column_stack([stepped(unit) - b for unit in np.eye(2 * n)])
+        b = self._stepped(data, np.zeros(size))
+        a = np.column_stack([self._stepped(data, unit) - b for unit in np.eye(size)])
         return a.tolist(), b.tolist()
 
-    def _is_linear(self, h: float = 0.001) -> bool:
-        """Whether `affine` reproduces mj_step at a few states (springs and dampers: yes)."""
-        a, b = (np.array(m) for m in self.affine(h))
+    @functools.cached_property
+    def _linear(self) -> bool:
+        """Whether `affine` reproduces mj_step at a few states (springs and dampers: yes);
+        asked only by the grader, never in a notebook."""
+        a, b = (np.array(m) for m in self.affine(0.001))
         data = mujoco.MjData(self.model)
         for state in np.random.default_rng(0).uniform(-1, 1, (3, 2 * self.model.nv)):
-            data.qpos[:], data.qvel[:] = state[: self.model.nv], state[self.model.nv :]
-            with quiet_warnings():
-                mujoco.mj_step(self.model, data)
-            want = np.concatenate([data.qpos, data.qvel])
-            if not np.allclose(a @ state + b, want, rtol=1e-9, atol=1e-12):
+            if not np.allclose(a @ state + b, self._stepped(data, state), rtol=1e-9, atol=1e-12):
                 return False
         return True
 
