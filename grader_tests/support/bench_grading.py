@@ -17,11 +17,12 @@ The class: half complete, a fifth blank, the rest the lesson's typical mistakes
 3. `python -m classroom.grade --workers 1`;
 4. `python -m classroom.grade` with all cores.
 
-Every way but 2 runs sandboxed. Each starts from a fresh course directory; times are
-wall-clock seconds of the whole command, start-up included. With --rounds R the ways run R
-times (every other round in reverse order) and each way's best time is kept, which evens out
-other load on the machine. It prints seconds per submission, submissions per minute, the
-ratios issue 17 asks for, and checks that every way gives every student the same score.
+Every way but 2 runs sandboxed. Each starts from a fresh course directory with the lesson
+generated (as it is once released; not timed); times are wall-clock seconds of the whole
+command, start-up included. With --rounds R the ways run R times (every other round in
+reverse order) and each way's best time is kept, which evens out other load on the machine.
+It prints seconds per submission, submissions per minute, the ratios issue 17 asks for, and
+checks that every way gives every student the same score.
 
 The breakdown (`--breakdown`, on by default; `--lessons` picks them) runs one complete
 notebook of each lesson through GuardedExecute, sandboxed, cold and then warm (the first warm
@@ -54,7 +55,7 @@ for folder in (str(REPO_ROOT), str(HERE)):
 
 import nbgrader_harness as harness  # noqa: E402
 
-from classroom import build, notebooks  # noqa: E402
+from classroom import notebooks  # noqa: E402
 
 
 def synthetic_class(lesson: str, count: int) -> dict:
@@ -78,7 +79,9 @@ def synthetic_class(lesson: str, count: int) -> dict:
 
 
 def fresh_course(folder: Path, lesson: str, students: dict) -> Path:
-    course = build.make_course_dir(lesson, folder)
+    """A course as it is when its submissions come in, for every way alike: the lesson
+    generated into its gradebook (released; not timed) and the class handed in."""
+    course = harness.prepare_course(lesson, folder)
     for student, nb in students.items():
         harness.write_submission(course, lesson, student, nb)
     return course
@@ -95,9 +98,7 @@ COLD = ["--GuardedExecute.warm=False", "--DecideVerdicts.warm=False"]
 def run_nbgrader(folder: Path, lesson: str, students: dict, options=()) -> tuple[float, dict, Path]:
     """Seconds of `nbgrader autograde lesson` (with options) over the class, the scores, the
     course folder."""
-    course = harness.prepare_course(lesson, folder)  # generate_assignment, not timed
-    for student, nb in students.items():
-        harness.write_submission(course, lesson, student, nb)
+    course = fresh_course(folder, lesson, students)
     start = time.perf_counter()
     run = harness.run_nbgrader(
         course, ["autograde", lesson, "--force", *options], timeout=120 + 60 * len(students)
