@@ -4,14 +4,66 @@ These functions only ask MuJoCo; none of them computes a quantity a learner is a
 derive.
 """
 
+import copy
+import functools
 from dataclasses import dataclass
 
 import mujoco
 import numpy as np
 
+REMEMBERED = 4096  # answers a `remembered` function keeps before it starts afresh
+
 
 class ModelError(ValueError):
     """An MJCF text that MuJoCo refuses to compile; the message is MuJoCo's own."""
+
+
+def _key(value):
+    """A hashable key equal only for equal arguments: floats by their exact bits (so -0.0
+    is not 0.0), lists and tuples alike by their items, arrays by dtype, shape and bytes."""
+    if isinstance(value, float):
+        return ("float", value.hex())
+    if isinstance(value, list | tuple):
+        return ("seq", tuple(_key(item) for item in value))
+    if isinstance(value, np.ndarray):
+        return ("array", value.dtype.str, value.shape, value.tobytes())
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted((k, _key(v)) for k, v in value.items())))
+    if isinstance(value, np.floating):
+        return _key(float(value))
+    if value is None or isinstance(value, str | int | np.integer):  # bool is an int
+        return (type(value).__name__, value)
+    raise _NoKey(type(value).__name__)  # a model, a function...: its value can change
+
+
+class _NoKey(Exception):
+    """An argument `remembered` cannot key by value."""
+
+
+def remembered(function):
+    """`function`, with what it returns kept for each set of arguments while the process
+    lives; each caller gets its own deep copy.
+
+    For reference answers: MuJoCo compiling or stepping the same model gives the same
+    numbers, and a hidden test asks for the same cases (its seed is fixed) in every
+    submission a grader decides. Only for functions of their arguments alone.
+    """
+    found: dict = {}
+
+    @functools.wraps(function)
+    def answer(*args, **kwargs):
+        try:
+            key = _key((args, kwargs))
+        except _NoKey:  # asked afresh: an argument may have changed since
+            return function(*args, **kwargs)
+        if key not in found:
+            if len(found) >= REMEMBERED:
+                found.clear()
+            found[key] = function(*args, **kwargs)
+        return copy.deepcopy(found[key])
+
+    answer.forget = found.clear
+    return answer
 
 
 def compile_xml(xml: str) -> mujoco.MjModel:
@@ -75,6 +127,7 @@ def free_body_dofs(model: mujoco.MjModel, body: str | int) -> slice:
     return slice(joint, joint + 6)
 
 
+@remembered
 def fluid_force(xml: str, velocity, body: str = "body") -> np.ndarray:
     """MuJoCo's fluid force (N, world frame) on a free body moving at `velocity` (m/s).
 
@@ -108,11 +161,13 @@ def free_body_positions(model: mujoco.MjModel, steps: int, velocity0=(0, 0, 0), 
     return positions
 
 
+@remembered
 def free_body_heights(xml: str, steps: int, body: str = "body") -> np.ndarray:
     """Height change (m) of a free body's origin after 0, 1, ..., `steps` calls to mj_step."""
     return free_body_positions(compile_xml(xml), steps, body=body)[:, 2]
 
 
+@remembered
 def joint_trajectory(xml: str, steps: int, qpos0: float = 0.0, qvel0: float = 0.0):
     """(positions, velocities) of a one-dof model after 0..`steps` calls to mj_step."""
     model = compile_xml(xml)
@@ -154,6 +209,7 @@ def total_mass(model: mujoco.MjModel) -> float:
     return float(np.sum(model.body_mass))
 
 
+@remembered
 def drag_areas(xml: str, air_density: float, body: str = "body") -> np.ndarray:
     """Areas (m^2) that MuJoCo's quadratic drag uses for motion along the body's x, y and z.
 

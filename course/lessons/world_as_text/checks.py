@@ -49,6 +49,7 @@ DELAY_VARIANT = ((0.05, 2.0, 1.2, 0.6, 0.001),)
 # Step 1 · solid shapes
 
 
+@compiled.remembered
 def part_inertia(kind: str, size, mass: float) -> np.ndarray:
     """Principal inertia (kg m^2) MuJoCo compiles for one axis-aligned shape of `mass` kg,
     about the shape's own x, y and z axes."""
@@ -63,12 +64,18 @@ def body_frame_inertia(model, body) -> np.ndarray:
     return props.axes @ np.diag(props.principal) @ props.axes.T
 
 
+@compiled.remembered
+def shape_mass_and_inertia(kind: str, size, density: float) -> tuple[float, np.ndarray]:
+    """(mass kg, moments kg m^2 about the shape's x, y, z axes) MuJoCo compiles for one
+    axis-aligned shape of `density` kg/m^3."""
+    model = compiled.compile_xml(scenes.shape_body(kind, size, density))
+    return float(model.body("body").mass[0]), body_frame_inertia(model, "body").diagonal()
+
+
 def compare_solid_inertia(solid_inertia, kind: str, size, density: float) -> None:
     """Assert solid_inertia(kind, size, density) gives the mass (kg) and the moments
     (kg m^2, about the shape's x, y, z axes) of MuJoCo's compiled one-geom body."""
-    model = compiled.compile_xml(scenes.shape_body(kind, size, density))
-    want_mass = float(model.body("body").mass[0])
-    want = body_frame_inertia(model, "body").diagonal()
+    want_mass, want = shape_mass_and_inertia(kind, size, density)
     what = f"solid_inertia({kind!r}, {list(size)}, {density:g})"
     result = expect.answered(solid_inertia(kind, list(size), density), what)
     mass, inertia = expect.sequence_of(result, 2, what)
@@ -119,11 +126,18 @@ def _inertia_hint(got, own_sum, want) -> str:
     )
 
 
+@compiled.remembered
+def parts_mass_properties(parts) -> tuple[compiled.MassProperties, np.ndarray]:
+    """MuJoCo's compiled mass properties of one body made of `parts` (kind, size, pos,
+    mass), and its 3x3 inertia about the centre of mass in the body frame (kg m^2)."""
+    model = compiled.compile_xml(scenes.parts_body(parts))
+    return compiled.body_mass_properties(model, "body"), body_frame_inertia(model, "body")
+
+
 def compare_combine_parts(combine_parts, parts, check_inertia: bool) -> None:
     """Assert combine_parts on `parts` (kind, size, pos, mass) gives MuJoCo's body_mass and
     body_ipos and, with check_inertia, its inertia about the centre of mass (body frame)."""
-    model = compiled.compile_xml(scenes.parts_body(parts))
-    want = compiled.body_mass_properties(model, "body")
+    want, tensor = parts_mass_properties(parts)
     masses = [p[3] for p in parts]
     positions = [list(p[2]) for p in parts]
     own = [part_inertia(kind, size, mass) for kind, size, _, mass in parts]
@@ -142,7 +156,6 @@ def compare_combine_parts(combine_parts, parts, check_inertia: bool) -> None:
         hint="The centre of mass is the mass-weighted mean of the parts' positions.",
     )
     if check_inertia:
-        tensor = body_frame_inertia(model, "body")
         hint = _inertia_hint(inertia, sum(np.diag(i) for i in own), tensor)
         expect.inertia_matches(
             inertia, want.principal, want.axes, "the inertia about the centre of mass", hint=hint
@@ -177,14 +190,21 @@ def _step(semi_implicit_euler, *args):
     return expect.sequence_of(result, 2, "semi_implicit_euler(...)")
 
 
+@compiled.remembered
+def free_fall_positions(v0, timestep: float, steps: int) -> np.ndarray:
+    """Displacements (m) of Experiment A's cube after 0..`steps` mj_steps in vacuum, thrown
+    at `v0` (m/s): shape (steps + 1, 3)."""
+    xml = falls.shape_drop("box", (0.1, 0.1, 0.1), 0.1, 0.0, timestep)
+    return compiled.free_body_positions(compiled.compile_xml(xml), steps, v0)
+
+
 def compare_free_fall(semi_implicit_euler, v0, timestep: float, steps: int) -> None:
     """Assert repeated semi_implicit_euler steps of a free fall follow mj_step.
 
     v0: start velocity (m/s), a 3-vector; positions are displacements from the start (m);
     gravity 9.81 m/s^2 along -z.
     """
-    xml = falls.shape_drop("box", (0.1, 0.1, 0.1), 0.1, 0.0, timestep)
-    want = compiled.free_body_positions(compiled.compile_xml(xml), steps, v0)
+    want = free_fall_positions(v0, timestep, steps)
 
     gravity = expect.Formula("lambda x, v: np.array([0.0, 0.0, -9.81])", "gravity")
     x, v = np.zeros(3), np.array(v0, dtype=float)
@@ -251,11 +271,18 @@ def semi_implicit_damping(semi_implicit_euler, cases=None) -> None:
 # Step 4 · air drag
 
 
-def compare_inertia_box(inertia_box, kind, size, mass) -> None:
-    """Assert inertia_box gives the sides MuJoCo's drag model uses for this shape."""
+@compiled.remembered
+def drag_box_reference(kind, size, mass) -> tuple[compiled.MassProperties, np.ndarray]:
+    """A shape's compiled mass properties in air, and the face areas (m^2) MuJoCo's drag
+    model gives it along x, y and z."""
     xml = falls.shape_drop(kind, size, mass, air_density=1.2)
     props = compiled.body_mass_properties(compiled.compile_xml(xml), "body")
-    areas = compiled.drag_areas(xml, 1.2)
+    return props, compiled.drag_areas(xml, 1.2)
+
+
+def compare_inertia_box(inertia_box, kind, size, mass) -> None:
+    """Assert inertia_box gives the sides MuJoCo's drag model uses for this shape."""
+    props, areas = drag_box_reference(kind, size, mass)
     what = f"inertia_box for the {kind} of size {list(size)}"
     sides = expect.as_floats(inertia_box(props.mass, props.principal.tolist()), what)
     if not isinstance(sides, list) or len(sides) != 3:

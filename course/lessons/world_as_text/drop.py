@@ -11,7 +11,7 @@ import mujoco
 import numpy as np
 
 from course import falls
-from course.compiled import compile_xml, free_body_dofs, free_body_heights
+from course.compiled import compile_xml, free_body_dofs, free_body_heights, remembered
 from course.lessons.world_as_text import scenes
 
 # Lesson 01's mass sweep: the light cube's masses (kg), always dropped beside a 1 kg cube.
@@ -35,6 +35,7 @@ class TwoCubeDrop:
     heights: np.ndarray
 
 
+@remembered
 def run_two_cube_drop(
     light_kg: float = 0.1, heavy_kg: float = 1.0, air_density: float = 0.0, **scene
 ) -> TwoCubeDrop:
@@ -87,6 +88,7 @@ def delay_sweep(
     }
 
 
+@remembered
 def shape_drop_heights(
     kind: str,
     size,
