@@ -167,6 +167,16 @@ def _dry_run(args, root: Path) -> int:
     return 0
 
 
+def _sweep_sandboxes(sandbox) -> None:
+    """Remove the sandbox folders that killed runs left in /tmp, and say so in one line."""
+    removed, failed = sandbox.sweep_left_over()
+    if removed or failed:
+        line = f"note: removed {removed} sandbox folder(s) that killed runs left in /tmp"
+        if failed:
+            line += f"; {failed} could not be removed"
+        print(line, file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     # nbgrader 0.9's gradebook code trips SQLAlchemy 2's autoflush warnings; they are noise.
@@ -185,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
         except sandbox.SandboxUnavailable as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
+        _sweep_sandboxes(sandbox)
     from classroom.grading import state
 
     if args.workdir:

@@ -479,6 +479,55 @@ def _reachable(path: str) -> bool:
 # One sandbox's host side
 
 
+FOLDER_PREFIX = "sb-"  # a sandbox's private folder in /tmp
+OWNER_FILE = "owner"  # in it: "<pid> <start time>" of the process that made it
+UNOWNED_AGE = 3600  # seconds after which a folder without an owner file is a leftover
+
+
+def _started(pid: int) -> str | None:
+    """A live process's start time (clock ticks after boot, /proc/<pid>/stat field 22), which
+    tells it from a later process given the same pid; None when there is no such process."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            stat = f.read()
+    except OSError:
+        return None
+    return stat[stat.rindex(")") + 2 :].split()[19]
+
+
+def _left_over(folder: str) -> bool:
+    """Whether a sandbox folder's maker is gone (killed before it could remove it)."""
+    try:
+        with open(os.path.join(folder, OWNER_FILE), encoding="ascii") as f:
+            pid, started = f.read().split()
+    except FileNotFoundError:  # made before owner files, or this very moment
+        return time.time() - os.stat(folder).st_mtime > UNOWNED_AGE
+    except (OSError, ValueError):
+        return False
+    return not pid.isdigit() or _started(int(pid)) != started
+
+
+def sweep_left_over(base: str = "/tmp") -> tuple[int, int]:
+    """Remove this user's sandbox folders in `base` whose maker has died: a grading run
+    killed with SIGKILL cannot remove its own. Returns (removed, could not be removed)."""
+    removed = failed = 0
+    with os.scandir(base) as entries:
+        folders = [e.path for e in entries if e.name.startswith(FOLDER_PREFIX)]
+    for folder in folders:
+        try:
+            mine = os.lstat(folder).st_uid == os.geteuid() and os.path.isdir(folder)
+            if not (mine and not os.path.islink(folder) and _left_over(folder)):
+                continue
+        except OSError:  # removed meanwhile by its maker
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        if os.path.exists(folder):
+            failed += 1
+        else:
+            removed += 1
+    return removed, failed
+
+
 class Sandbox:
     """One sandbox's host side: a private folder (passwd, staged mount points, whatever the
     caller keeps there: `directory`), the outer identity and the command.
@@ -516,8 +565,10 @@ class Sandbox:
         self.drops = os.geteuid() == 0
         self.uid, self.gid = self._identity(slot)
         base = "/tmp" if os.path.isdir("/tmp") else None  # short: socket paths live here
-        self.directory = tempfile.mkdtemp(prefix="sb-", dir=base)
+        self.directory = tempfile.mkdtemp(prefix=FOLDER_PREFIX, dir=base)
         os.chmod(self.directory, 0o755)  # the slot's uid resolves binds through it
+        with open(os.path.join(self.directory, OWNER_FILE), "w", encoding="ascii") as f:
+            f.write(f"{os.getpid()} {_started(os.getpid())}\n")
         self._stage: list[tuple[str, str]] = []
         self._files = self._write_identity_files()
 

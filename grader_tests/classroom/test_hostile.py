@@ -600,9 +600,18 @@ def outputs_digest(root: Path, student: str) -> dict:
     }
 
 
+def orphaned_sandbox_folders() -> list[str]:
+    """The sandbox folders in /tmp whose maker is dead (from a killed run)."""
+    from classroom import sandbox
+
+    folders = [str(p) for p in Path("/tmp").glob(f"{sandbox.FOLDER_PREFIX}*")]
+    return [f for f in folders if (Path(f) / sandbox.OWNER_FILE).exists() and sandbox._left_over(f)]
+
+
 @pytest.mark.timeout(RUN_TIMEOUT)
 def test_sigkill_midway_loses_no_finished_result(tmp_path):
-    """A SIGKILL keeps each journaled result, leaves no process; a re-run reuses and finishes."""
+    """A SIGKILL keeps each journaled result, leaves no process; a re-run reuses and finishes,
+    and removes the sandbox folders the killed run left."""
     require_sandbox()
     root = new_course(tmp_path / "course")
     students = write_honest(root, copies=3)
@@ -622,8 +631,11 @@ def test_sigkill_midway_loses_no_finished_result(tmp_path):
     kill(left)
     assert not left, "alive after the kill:\n" + describe(left)
     kept = {student: outputs_digest(root, student) for student in graded}
+    orphaned = orphaned_sandbox_folders()
+    assert orphaned, "the killed run's workers left no sandbox folder: is this test still real?"
     run_grade(root)
     reap()
+    assert not [f for f in orphaned if os.path.exists(f)], "the re-run left them in /tmp"
     again = journal(root)
     assert sorted(again) == sorted(students)
     check_outputs_hold(root, again)

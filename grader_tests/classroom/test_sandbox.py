@@ -615,3 +615,42 @@ def test_probe_tries_again_and_never_caches_a_failure(monkeypatch):
     assert sandbox.probe() == "bwrap: busy" and len(calls) == 4
     assert sandbox.probe() is None and len(calls) == 5
     assert sandbox.probe() is None and len(calls) == 5
+
+
+def _sandbox_folder(base: Path, name: str, owner: str | None, age: float = 0.0) -> Path:
+    folder = base / f"{sandbox.FOLDER_PREFIX}{name}"
+    (folder / "notebook").mkdir(parents=True)
+    if owner is not None:
+        (folder / sandbox.OWNER_FILE).write_text(owner, encoding="ascii")
+    if age:
+        then = time.time() - age
+        os.utime(folder, (then, then))
+    return folder
+
+
+def test_sweep_removes_the_folders_of_dead_makers_only(tmp_path):
+    """A killed run cannot remove its sandboxes' folders; the next run's sweep does, and
+    leaves a live process's folder alone, even one that has just been made."""
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    started = sandbox._started(ended.pid)
+    ended.wait()
+    me = f"{os.getpid()} {sandbox._started(os.getpid())}"
+    dead = _sandbox_folder(tmp_path, "dead", f"{ended.pid} {started}")
+    reused = _sandbox_folder(tmp_path, "reused", f"{os.getpid()} 1")  # our pid, not our start
+    old = _sandbox_folder(tmp_path, "old", None, age=2 * sandbox.UNOWNED_AGE)
+    live = _sandbox_folder(tmp_path, "live", me)
+    making = _sandbox_folder(tmp_path, "making", None)
+    other = tmp_path / "not-a-sandbox"
+    other.mkdir()
+    assert sandbox.sweep_left_over(str(tmp_path)) == (3, 0)
+    assert not dead.exists() and not reused.exists() and not old.exists()
+    assert live.exists() and making.exists() and other.exists()
+
+
+def test_a_sandbox_records_its_maker():
+    require_sandbox()
+    with Sandbox(slot=940) as box:
+        owner = Path(box.directory, sandbox.OWNER_FILE).read_text(encoding="ascii").split()
+        assert owner == [str(os.getpid()), sandbox._started(os.getpid())]
+        sandbox.sweep_left_over()  # in /tmp, where this live sandbox's folder is
+        assert os.path.isdir(box.directory)
