@@ -187,6 +187,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.dry_run:  # reads the download only: no sandbox, no staging folder, no workers
         return _dry_run(args, root)
+    if not args.merge:
+        from classroom import notebooks
+
+        try:
+            run.check_input(args, root, notebooks.discover_lessons(root))
+        except GradeError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
     if not args.unsandboxed and not args.merge:
         from classroom import sandbox
 

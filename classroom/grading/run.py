@@ -32,15 +32,28 @@ RESULTS_NAME = "results.json"
 VERDICT_BUDGET = 180  # seconds (DecideVerdicts.budget): the hard limit leaves room for it
 
 
+def check_input(args, root: Path, known: list[str]) -> None:
+    """Raise GradeError when the arguments name input that is not there (a lesson not in
+    source/, a download or a submissions folder that does not exist): checked before any
+    worker starts, so a typo is said at once."""
+    unknown = [lesson for lesson in args.lessons if lesson not in known]
+    if unknown:
+        raise GradeError(f"no such lesson in source/: {', '.join(unknown)} (known: {known})")
+    if args.zip and not Path(args.zip).exists():
+        raise GradeError(f"no such download: {args.zip}")
+    if not (args.demo or args.zip or args.exchange or getattr(args, "merge", False)):
+        folder = (args.submitted or root / "submitted").resolve()
+        if not folder.is_dir():
+            raise GradeError(f"no submissions folder {folder}")
+
+
 def gather(args, root: Path, config, known: list[str], work: Path) -> tuple[list, list, dict]:
     """(lessons, jobs, summary facts) for the input the arguments name."""
     from classroom.grading import intake
 
     facts: dict = {"problems": [], "unassigned": []}
     wanted = list(args.lessons)
-    unknown = [lesson for lesson in wanted if lesson not in known]
-    if unknown:
-        raise GradeError(f"no such lesson in source/: {', '.join(unknown)} (known: {known})")
+    check_input(args, root, known)
     if args.demo:
         from classroom import demo
 
@@ -69,8 +82,6 @@ def gather(args, root: Path, config, known: list[str], work: Path) -> tuple[list
     else:
         folder = (args.submitted or root / "submitted").resolve()
         facts["input"] = f"{folder}"
-        if not folder.is_dir():
-            raise GradeError(f"no submissions folder {folder}")
     lessons = wanted or intake.lessons_in_tree(folder, known)
     if not lessons:
         raise GradeError(f"no lesson of source/ found in {folder} (lessons: {known})")

@@ -742,6 +742,8 @@ def test_misconfigurations_fail_in_one_line(toy, tmp_path):
         "an empty folder": (["--zip", str(tmp_path / "empty-folder")], "holds no files"),
         "a file that is not a zip": (["--zip", str(tmp_path / "grades.zip")], "not a zip file"),
         "no nbgrader_config.py": (["--zip", str(tmp_path / "grades.zip")], "nbgrader_config.py"),
+        "an unknown lesson": (["no-such-lesson"], "no such lesson in source/: no-such-lesson"),
+        "no submissions folder": (["--submitted", str(tmp_path / "nowhere")], "no submissions"),
     }
 
     def run(case: str):
@@ -755,11 +757,26 @@ def test_misconfigurations_fail_in_one_line(toy, tmp_path):
     with ThreadPoolExecutor(max_workers=2) as pool:  # the machine's two cores
         runs = dict(zip(cases, pool.map(run, cases), strict=True))
     for case, done in runs.items():
-        said = done.stderr.strip().splitlines()
+        said = [ln for ln in done.stderr.strip().splitlines() if not ln.startswith("note: ")]
         assert done.returncode != 0, f"{case}: exit code 0"
         assert "Traceback" not in done.stdout + done.stderr, f"{case}:\n{done.stderr}"
         assert len(said) == 1 and said[0].startswith("error: "), f"{case}: {said}"
         assert cases[case][1] in said[0], f"{case}: {said[0]}"
+
+
+def test_input_that_is_not_there_is_said_before_any_worker_starts(toy, tmp_path, monkeypatch):
+    """A typo in a lesson's name or a path is said at once: no worker is started (each
+    loads nbgrader and its sandbox's kernels, seconds of waiting) before the error."""
+    from classroom import grade
+    from classroom.grading import pool
+
+    def no_workers(*args, **kwargs):
+        raise AssertionError("workers were started for input that is not there")
+
+    monkeypatch.setattr(pool, "Pool", no_workers)
+    course = copy_course(toy, tmp_path / "course")
+    for args in (["no-such-lesson"], ["--zip", str(tmp_path / "missing.zip")]):
+        assert grade.main([*args, "--root", str(course), "--quiet"]) == 1, args
 
 
 # --------------------------------------------------------------------------------------------
