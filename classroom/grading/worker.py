@@ -297,9 +297,13 @@ class Worker:
 
     def _feedback(self, lesson: str, student: str, notes: list[Note]) -> Path:
         from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
-        from nbgrader.preprocessors import GetGrades
 
-        from classroom.preprocessors import FeedbackSummary, GraderNotes, HideHiddenTests
+        from classroom.preprocessors import (
+            FeedbackSummary,
+            GetGrades,
+            GraderNotes,
+            HideHiddenTests,
+        )
 
         converter = self.Feedback(
             coursedir=self._coursedir(lesson, student), config=self.config, log=self.log

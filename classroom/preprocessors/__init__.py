@@ -12,12 +12,14 @@ own chains (`Autograde.sanitize_preprocessors`, `Autograde.autograde_preprocesso
   cell), then DecideVerdicts (each test's points decided in this process, against the
   learner's answers in a sandboxed NumPy-only process), before SaveAutoGrades, and
   NotesAsComments after it (the grader's notes as gradebook comments, for the formgrader);
-- feedback: HideHiddenTests, FeedbackSummary and GraderNotes after GetGrades.
+- feedback: GetGrades (nbgrader's, each submission's grades read in one go) in place of
+  nbgrader's, then HideHiddenTests, FeedbackSummary and GraderNotes.
 """
 
 from classroom.preprocessors.check_cell_metadata import CheckCellMetadata
 from classroom.preprocessors.decide_verdicts import DecideVerdicts
 from classroom.preprocessors.feedback_summary import FeedbackSummary
+from classroom.preprocessors.get_grades import GetGrades
 from classroom.preprocessors.grader_notes import GraderNotes
 from classroom.preprocessors.guarded_execute import GuardedExecute
 from classroom.preprocessors.hide_hidden_tests import HideHiddenTests
@@ -30,6 +32,7 @@ __all__ = [
     "CheckCellMetadata",
     "DecideVerdicts",
     "FeedbackSummary",
+    "GetGrades",
     "GraderNotes",
     "GuardedExecute",
     "HideHiddenTests",
@@ -67,7 +70,7 @@ AUTOGRADE = [
     _OURS + "CheckCellMetadata",
 ]
 FEEDBACK = [
-    _NBGRADER + "GetGrades",
+    _OURS + "GetGrades",
     _OURS + "HideHiddenTests",
     _OURS + "FeedbackSummary",
     _OURS + "GraderNotes",
