@@ -49,6 +49,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -489,10 +490,10 @@ def _started(pid: int) -> str | None:
     tells it from a later process given the same pid; None when there is no such process."""
     try:
         with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
-            stat = f.read()
+            line = f.read()
     except OSError:
         return None
-    return stat[stat.rindex(")") + 2 :].split()[19]
+    return line[line.rindex(")") + 2 :].split()[19]
 
 
 def _left_over(folder: str) -> bool:
@@ -515,8 +516,9 @@ def sweep_left_over(base: str = "/tmp") -> tuple[int, int]:
         folders = [e.path for e in entries if e.name.startswith(FOLDER_PREFIX)]
     for folder in folders:
         try:
-            mine = os.lstat(folder).st_uid == os.geteuid() and os.path.isdir(folder)
-            if not (mine and not os.path.islink(folder) and _left_over(folder)):
+            found = os.lstat(folder)  # a link is never followed, let alone removed
+            mine = stat.S_ISDIR(found.st_mode) and found.st_uid == os.geteuid()
+            if not (mine and _left_over(folder)):
                 continue
         except OSError:  # removed meanwhile by its maker
             continue

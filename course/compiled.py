@@ -25,7 +25,7 @@ def _key(value):
         return ("float", value.hex())
     if isinstance(value, list | tuple):
         return ("seq", tuple(_key(item) for item in value))
-    if isinstance(value, np.ndarray):
+    if isinstance(value, np.ndarray) and not value.dtype.hasobject:  # bytes, not pointers
         return ("array", value.dtype.str, value.shape, value.tobytes())
     if isinstance(value, dict):
         return ("dict", tuple(sorted((k, _key(v)) for k, v in value.items())))

@@ -642,9 +642,13 @@ def test_sweep_removes_the_folders_of_dead_makers_only(tmp_path):
     making = _sandbox_folder(tmp_path, "making", None)
     other = tmp_path / "not-a-sandbox"
     other.mkdir()
+    elsewhere = _sandbox_folder(tmp_path / "elsewhere", "dead-too", f"{ended.pid} {started}")
+    link = tmp_path / f"{sandbox.FOLDER_PREFIX}link"
+    link.symlink_to(elsewhere)  # a link is not followed: what it points to is not ours to judge
     assert sandbox.sweep_left_over(str(tmp_path)) == (3, 0)
     assert not dead.exists() and not reused.exists() and not old.exists()
     assert live.exists() and making.exists() and other.exists()
+    assert link.is_symlink() and elsewhere.exists()
 
 
 def test_a_sandbox_records_its_maker():

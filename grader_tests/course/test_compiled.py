@@ -63,3 +63,5 @@ def test_remembered_answers_are_told_apart_by_exact_arguments():
     assert echo(steps=3) != echo(steps=4)
     model = mujoco.MjModel.from_xml_string(FALL)
     assert echo(model) != echo(model)  # no value key: asked afresh each time
+    parts = np.array([[1.0], "box"], dtype=object)  # an object array's bytes are pointers
+    assert echo(parts) != echo(parts)
