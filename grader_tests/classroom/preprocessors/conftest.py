@@ -69,6 +69,19 @@ def course(tmp_path) -> Config:
     return config
 
 
+@pytest.fixture(scope="module")
+def toy_course(read_nb, tmp_path_factory) -> Path:
+    """A course directory holding the toy lesson, generated from fixtures/source.ipynb:
+    release/ and its gradebook (one course per test module, which may add to it)."""
+    from classroom import build, notebooks
+
+    root = tmp_path_factory.mktemp("toy-course")
+    shutil.copyfile(build.REPO_ROOT / build.CONFIG_FILE, root / build.CONFIG_FILE)
+    notebooks.write(read_nb("source"), root / "source" / LESSON / f"{LESSON}.ipynb")
+    build.run_generate(root, LESSON, solution=False)
+    return root
+
+
 @pytest.fixture
 def resources() -> dict:
     """The resources nbgrader's converters hand each preprocessor of the toy lesson."""

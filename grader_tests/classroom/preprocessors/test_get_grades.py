@@ -2,32 +2,31 @@
 nbgrader's GetGrades gives it, and the notebook the same totals and late penalty, from one
 read of the submission; a grade the gradebook lacks fails as nbgrader's does.
 
-The toy lesson is generated into a course made in a temporary folder (as in
-test_decide_verdicts.py), and one submission is added with scores and comments set by hand.
+The toy lesson's course (conftest's `toy_course`) gets one submission, with scores and
+comments set by hand.
 """
 
 import copy
-import shutil
 
 import pytest
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import GetGrades as NbgraderGetGrades
 
-from classroom import build, notebooks
+from classroom import build
 from classroom.preprocessors import GetGrades
 
 LESSON, STUDENT = "toy", "ada"
 
 
+# nbgrader's add_submission trips SQLAlchemy 2's autoflush warnings, as in the grader
+pytestmark = pytest.mark.filterwarnings("ignore:.*not in session")
+
+
 @pytest.fixture(scope="module")
-def graded(read_nb, tmp_path_factory):
+def graded(toy_course, read_nb):
     """(resources, notebook) of a toy submission whose grades differ cell by cell."""
-    root = tmp_path_factory.mktemp("toy-graded")
-    shutil.copyfile(build.REPO_ROOT / build.CONFIG_FILE, root / build.CONFIG_FILE)
-    notebooks.write(read_nb("source"), root / "source" / LESSON / f"{LESSON}.ipynb")
-    build.run_generate(root, LESSON, solution=False)
-    db_url = CourseDirectory(config=build.load_nbgrader_config(root)).db_url
+    db_url = CourseDirectory(config=build.load_nbgrader_config(toy_course)).db_url
     with Gradebook(db_url) as gb:
         gb.add_student(STUDENT)
         submission = gb.add_submission(LESSON, STUDENT)
