@@ -295,3 +295,49 @@ def test_graded_runs_write_into_the_widget_state_not_through_stdout(monkeypatch,
     quiz._say(output, ['Your recorded answer: q = "B".', None])
     assert capsys.readouterr().out == ""
     assert [o["text"] for o in output.outputs] == ['Your recorded answer: q = "B".\n']
+
+
+@pytest.fixture
+def graded(monkeypatch):
+    """As while nbgrader runs the notebook: NBGRADER_EXECUTION set, and any widget a failure."""
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+
+    def no_widget(*args, **kwargs):
+        raise AssertionError("a widget was built while grading")
+
+    for name in ("RadioButtons", "Output", "VBox"):
+        monkeypatch.setattr(quiz.ipywidgets, name, no_widget)
+
+
+def test_graded_runs_print_the_question_with_the_recorded_letter(graded, capsys):
+    """No browser shows a widget while grading: the feedback gets the choices, the letter the
+    answer cell recorded, the verdict and why, as text."""
+    namespace = {"predict_vacuum": "C"}
+    choice = quiz.choose("predict_vacuum", CHOICES, why=LETTERED_WHY, namespace=namespace)
+    assert capsys.readouterr().out.splitlines() == [
+        "A. It falls faster",
+        "B. Both land together",
+        "C. It falls slower",
+        'Your recorded answer: predict_vacuum = "C".',
+        "Not this one: you chose C, the answer is B.",
+        LETTERED_WHY,
+    ]
+    assert (choice.name, choice.buttons, choice.output, choice.box) == ("predict_vacuum",) + (
+        None,
+    ) * 3
+    assert namespace == {"predict_vacuum": "C"}
+
+
+def test_graded_runs_without_a_letter_say_what_to_write_and_hide_why(graded, capsys):
+    quiz.choose("predict_vacuum", CHOICES, why=LETTERED_WHY, namespace={})
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:3] == ["A. It falls faster", "B. Both land together", "C. It falls slower"]
+    assert lines[3].startswith('Record your choice first: set predict_vacuum = "A", "B" or "C"')
+    assert LETTERED_WHY not in "\n".join(lines)
+
+
+def test_a_graded_question_printed_while_grading_never_says_right_or_wrong(graded, capsys):
+    quiz.choose("check_answer", CHOICES, namespace={"check_answer": "B"})
+    text = capsys.readouterr().out
+    assert 'Your recorded answer: check_answer = "B".' in text
+    assert "Right" not in text and "Not this one" not in text
