@@ -1662,6 +1662,17 @@ def test_landing_plot_has_two_panels():
     assert len(fig.axes) == 2 and fig.axes[1].get_title().startswith("5 g beside 1000 g")
 
 
+def test_landing_plot_is_not_built_while_grading(monkeypatch, capsys):
+    """The grader's kernel draws nothing anyone sees: one line instead of a figure."""
+    import matplotlib.pyplot as plt
+
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    figures = plt.get_fignums()
+    assert pictures.landing_plot() is None
+    assert capsys.readouterr().out == "Plot skipped while grading. Nothing graded depends on it.\n"
+    assert plt.get_fignums() == figures
+
+
 GRIPPER = pictures.GRIPPER_CAMERA
 
 
