@@ -25,6 +25,7 @@ from pathlib import Path
 
 # build and intake load nbformat (and jsonschema: over a second here); they are imported
 # inside the functions, after main() has started the worker processes.
+import classroom
 from classroom.grading import pool, records, run, shards
 from classroom.grading.staging import GradeError
 
@@ -245,4 +246,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    code = main()
+    classroom.end_without_collecting()
+    sys.exit(code)

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import nbformat
 
+import classroom
 from classroom import build, notebooks, preprocessors
 from classroom.grading import state, submissions
 from classroom.grading.results import (
@@ -443,3 +444,4 @@ def main(conn, setup: dict, index: int) -> None:
             )
         except (ImportError, OSError):
             pass
+        classroom.end_without_collecting()
