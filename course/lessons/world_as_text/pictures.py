@@ -35,7 +35,7 @@ def landing_plot(pairs=((0.1, 1.0), (0.005, 1.0)), air_density: float = drop.AIR
     `air_density` (kg/m^3). Each curve stops at its cube's landing step.
 
     While grading it prints one line and returns None: no one sees a figure there, and
-    building this one was a fifth of a graded notebook's kernel time (0.19 s)."""
+    building this one was about a sixth of a graded notebook's kernel time (0.19 s)."""
     if in_grader():
         print("Plot skipped while grading. Nothing graded depends on it.")
         return None
