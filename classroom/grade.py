@@ -23,9 +23,10 @@ import sys
 import warnings
 from pathlib import Path
 
+import classroom
+
 # build and intake load nbformat (and jsonschema: over a second here); they are imported
 # inside the functions, after main() has started the worker processes.
-import classroom
 from classroom.grading import pool, records, run, shards
 from classroom.grading.staging import GradeError
 
