@@ -13,6 +13,17 @@ def in_grader() -> bool:
     return bool(os.environ.get("NBGRADER_EXECUTION"))
 
 
+def plot_skipped() -> bool:
+    """True while grading, after printing one line that says the plot was not built.
+
+    A lesson's plot helper returns None when this is true: nbgrader's kernel draws on a
+    headless back end and the graded notebook keeps no figure, so no one would see it."""
+    if not in_grader():
+        return False
+    print("Plot skipped while grading. Nothing graded depends on it.")
+    return True
+
+
 def in_colab() -> bool:
     """True inside a Google Colab runtime."""
     return "google.colab" in sys.modules
