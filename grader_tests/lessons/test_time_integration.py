@@ -19,7 +19,6 @@ of a solution.
 import subprocess
 import sys
 import warnings
-from pathlib import Path
 
 import lesson_code
 import mujoco
@@ -32,7 +31,7 @@ from classroom.verdicts.boundary import AnswerProcess
 from classroom.verdicts.trusted import split_test
 from course import compiled, expect
 from course.lessons.time_integration import checks as check
-from course.lessons.time_integration import dynamics, pictures
+from course.lessons.time_integration import dynamics
 
 LESSON = "02-time-integration"
 # The source notebook's answer cells, executed: reference answers are never typed twice.
@@ -1513,63 +1512,3 @@ CLAIM_IDS = [f"{i:02d}-{confirm.__name__.strip('_')}" for i, (_, confirm) in enu
 test_claim_is_in_the_prose_and_true, test_claims_count = lesson_code.claims_tests(
     CLAIMS, PROSE, minimum=80, ids=CLAIM_IDS, unchecked=UNCHECKABLE
 )
-
-
-# --------------------------------------------------------------------------------------------
-# The plots: drawn where a person looks, one line instead while grading
-
-
-def _plots():
-    """Each plot helper with arguments of the lesson's shapes (two steppers, short runs)."""
-    times = 0.01 * np.arange(51)
-    runs = {"explicit Euler": np.linspace(0, 1, 51), "RK4": np.zeros(51)}
-    steps = np.array([0.01, 0.005])
-    drift = {"semi-implicit Euler": [1e-3, 5e-4], "RK4": [1e-6, 6e-8]}
-    return {
-        "energy_drift_plot": lambda: pictures.energy_drift_plot(times, runs, 0.0, 0.01),
-        "convergence_plot": lambda: pictures.convergence_plot(
-            steps, drift, {"semi-implicit Euler": 1.0, "RK4": 4.0}
-        ),
-        "stiff_spring_plot": lambda: pictures.stiff_spring_plot(10000.0, 1.0, steps=20),
-        "stability_edge_plot": lambda: pictures.stability_edge_plot({"h": np.ones(30)}),
-    }
-
-
-@pytest.mark.parametrize("name", sorted(_plots()))
-def test_plot_draws_a_figure_outside_the_grader(name, monkeypatch):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
-    monkeypatch.setattr(plt, "show", lambda: None)  # keep the figure open to inspect it
-    before = set(plt.get_fignums())
-    _plots()[name]()
-    new = set(plt.get_fignums()) - before
-    assert len(new) == 1, f"{name} drew {len(new)} figures"
-    figure = plt.figure(new.pop())
-    assert all(ax.lines for ax in figure.axes) and figure.axes[0].get_xlabel()
-    plt.close(figure)
-
-
-@pytest.mark.parametrize("name", sorted(_plots()))
-def test_plot_is_not_built_while_grading(name, monkeypatch, capsys):
-    """The grader's kernel draws nothing anyone sees: one line instead of a figure."""
-    import matplotlib.pyplot as plt
-
-    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
-    figures = plt.get_fignums()
-    assert _plots()[name]() is None
-    assert capsys.readouterr().out == "Plot skipped while grading. Nothing graded depends on it.\n"
-    assert plt.get_fignums() == figures
-
-
-def test_the_lesson_draws_its_plots_through_the_helpers():
-    """No figure is built in a cell of the lesson: each goes through pictures.py."""
-    import nbformat
-
-    path = Path(__file__).resolve().parents[2] / "source" / LESSON / f"{LESSON}.ipynb"
-    cells = [c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
-    assert [c for c in cells if "plt.subplots" in c or "plt.figure" in c] == []
-    assert sum(c.count("pictures.") for c in cells) == 4

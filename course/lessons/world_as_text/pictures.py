@@ -30,14 +30,14 @@ GRIPPER_CAMERA = {
 
 
 def landing_plot(pairs=((0.1, 1.0), (0.005, 1.0)), air_density: float = drop.AIR_DENSITY):
-    """A matplotlib figure, one panel per (light kg, heavy kg) pair: the bottom faces' heights
-    (cm) above the table top against time (ms) near landing, from mj_step with air density
-    `air_density` (kg/m^3). Each curve stops at its cube's landing step.
+    """Show one panel per (light kg, heavy kg) pair: the bottom faces' heights (cm) above
+    the table top against time (ms) near landing, from mj_step with air density
+    `air_density` (kg/m^3). Each curve stops at its cube's landing step. Returns None.
 
-    While grading it prints one line and returns None: no one sees a figure there, and
-    building this one was about a sixth of a graded notebook's kernel time (0.19 s)."""
+    While grading it prints one line instead: no one sees a figure there, and building this
+    one was about a sixth of a graded notebook's kernel time (0.19 s)."""
     if plot_skipped():
-        return None
+        return
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, len(pairs), figsize=(4.6 * len(pairs), 3.4), sharey=True)
@@ -69,7 +69,33 @@ def landing_plot(pairs=((0.1, 1.0), (0.005, 1.0)), air_density: float = drop.AIR
         ax.grid(True, alpha=0.3)
     np.atleast_1d(axes)[0].set_ylabel("bottom face above the table (cm)")
     fig.tight_layout()
-    return fig
+    plt.show()
+
+
+def delay_plot(masses_kg, mujoco_ms, yours_ms=None) -> None:
+    """Show the landing delays behind a 1 kg cube (ms) against the light cube's mass (kg,
+    drawn in g) on log-log axes: MuJoCo's `mujoco_ms`, the learner's `yours_ms` when given,
+    and a 1/m guide line through the first point. The 1 kg row, which has no delay, is left
+    out. Returns None; prints one line instead while grading."""
+    if plot_skipped():
+        return
+    import matplotlib.pyplot as plt
+
+    masses_kg, mujoco_ms = np.asarray(masses_kg, float), np.asarray(mujoco_ms, float)
+    light = masses_kg < 1.0  # a 1 kg cube beside a 1 kg cube has no delay: nothing to plot
+    grams = masses_kg[light] * 1000
+    fig, ax = plt.subplots(figsize=(5.5, 3.8))
+    ax.loglog(grams, mujoco_ms[light], "o-", label="mj_step, with air")
+    if yours_ms is not None:
+        ax.loglog(grams, np.asarray(yours_ms, float)[light], "x", ms=9, label="your integrator")
+    guide = mujoco_ms[0] * masses_kg[0] / masses_kg[light]
+    ax.loglog(grams, guide, "--", color="gray", label="1/m guide")
+    ax.set_xlabel("light cube mass (g)")
+    ax.set_ylabel("landing delay behind 1 kg (ms)")
+    ax.set_title("Air delays light cubes roughly as 1/m")
+    ax.legend()
+    ax.grid(True, which="both", alpha=0.3)
+    plt.show()
 
 
 def slow_drop_frames(light_kg, heavy_kg, air_density, start, stop, frame_dt, width, height):

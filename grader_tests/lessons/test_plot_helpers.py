@@ -1,0 +1,83 @@
+"""Every lesson plot drawn through a helper: a figure where a person looks, one line instead
+while grading (`course.runtime.plot_skipped`), and no lesson cell that builds a figure itself.
+
+`PLOTS` is the registry: each helper with arguments of its lesson's shapes. A lesson that
+moves its plots into helpers adds them here and its folder to `LESSONS`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from classroom import notebooks
+from course.lessons.time_integration import pictures as time_integration
+from course.lessons.world_as_text import pictures as world_as_text
+
+SKIPPED = "Plot skipped while grading. Nothing graded depends on it.\n"
+# lesson folder: the number of helper calls its cells make
+LESSONS = {"01-world-as-text": 2, "02-time-integration": 4}
+
+
+def _plots() -> dict:
+    times = 0.01 * np.arange(51)
+    runs = {"explicit Euler": np.linspace(0, 1, 51), "RK4": np.zeros(51)}
+    steps = np.array([0.01, 0.005])
+    drift = {"semi-implicit Euler": [1e-3, 5e-4], "RK4": [1e-6, 6e-8]}
+    masses, delays = np.array([0.005, 0.1, 1.0]), np.array([30.0, 1.5, 0.0])
+    return {
+        "01 landing_plot": lambda: world_as_text.landing_plot(),
+        "01 delay_plot": lambda: world_as_text.delay_plot(masses, delays, delays * 1.01),
+        "02 energy_drift_plot": lambda: time_integration.energy_drift_plot(times, runs, 0.0, 0.01),
+        "02 convergence_plot": lambda: time_integration.convergence_plot(
+            steps, drift, {"semi-implicit Euler": 1.0, "RK4": 4.0}
+        ),
+        "02 stiff_spring_plot": lambda: time_integration.stiff_spring_plot(10000.0, 1.0, steps=20),
+        "02 stability_edge_plot": lambda: time_integration.stability_edge_plot({"h": np.ones(30)}),
+    }
+
+
+PLOTS = _plots()
+
+
+@pytest.mark.parametrize("name", sorted(PLOTS))
+def test_plot_draws_one_figure_outside_the_grader(name, monkeypatch):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    monkeypatch.setattr(plt, "show", lambda: None)  # keep the figure open to inspect it
+    before = set(plt.get_fignums())
+    assert PLOTS[name]() is None
+    new = set(plt.get_fignums()) - before
+    assert len(new) == 1, f"{name} drew {len(new)} figures"
+    figure = plt.figure(new.pop())
+    assert all(ax.lines for ax in figure.axes) and figure.axes[0].get_xlabel()
+    plt.close(figure)
+
+
+@pytest.mark.parametrize("name", sorted(PLOTS))
+def test_plot_is_not_built_while_grading(name, monkeypatch, capsys):
+    """The grader's kernel draws nothing anyone sees: one line instead of a figure."""
+    import matplotlib.pyplot as plt
+
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    figures = plt.get_fignums()
+    assert PLOTS[name]() is None
+    assert capsys.readouterr().out == SKIPPED
+    assert plt.get_fignums() == figures
+
+
+@pytest.mark.parametrize("lesson", sorted(LESSONS))
+def test_the_lesson_draws_only_through_its_helpers(lesson):
+    """No cell builds a figure or imports matplotlib (a cold kernel and the grader's trusted
+    set-up would load pyplot for nothing); the cells call the helpers."""
+    path = Path(__file__).resolve().parents[2] / "source" / lesson / f"{lesson}.ipynb"
+    cells = [c.source for c in notebooks.read(path).cells if c.cell_type == "code"]
+    assert [c for c in cells if "plt." in c or "import matplotlib" in c] == []
+    helpers = {name.split()[1] for name in PLOTS if name.startswith(lesson[:2])}
+    calls = sum(c.count(f"pictures.{helper}(") for c in cells for helper in helpers)
+    assert calls == LESSONS[lesson]
