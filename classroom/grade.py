@@ -224,6 +224,8 @@ def main(argv: list[str] | None = None) -> int:
             "max_output_chars": MAX_OUTPUT_CHARS,
             "sandboxed": not args.unsandboxed,
             "key": state.course_key(root).hex(),  # workers sign their results with it
+            # What the workers' kernel zygotes preload: what these lessons' set-ups import.
+            "lessons": list(args.lessons) or notebooks.discover_lessons(root),
         }
         graders = pool.Pool(setup, args.workers or default_workers())
     try:

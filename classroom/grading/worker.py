@@ -373,6 +373,27 @@ def _die_with_parent() -> None:
         pass
 
 
+def kernel_preload(setup: dict) -> tuple[str, ...] | None:
+    """What the kernel zygotes import for this run: what the set-ups of its lessons
+    (`setup["lessons"]`) import, read from the course's source (the locked cells that are
+    neither answers nor tests, as the trusted set-up is); None when there are no lessons or
+    one cannot be read (the zygotes then import the default)."""
+    from classroom import zygote
+    from classroom.verdicts import trusted
+
+    statements = []
+    for lesson in setup.get("lessons") or []:
+        try:
+            nb = notebooks.read_lesson(lesson, "source", setup["root"])
+        except (OSError, ValueError):
+            return None
+        for cell in nb.cells:
+            kept = notebooks.is_locked(cell) and not notebooks.is_answer(cell)
+            if cell.cell_type == "code" and kept and not notebooks.is_test(cell):
+                statements += trusted.imports_of(cell.source)
+    return zygote.preload_for(statements) if statements else None
+
+
 def _warm_up(setup: dict, index: int, conn) -> None:
     """Before the first job (while the parent generates the lessons): the slot's zygotes
     started (their pid reported, as a kernel's, so the pool can kill them with the worker)
@@ -382,6 +403,9 @@ def _warm_up(setup: dict, index: int, conn) -> None:
         from classroom import zygote
 
         try:
+            preload = kernel_preload(setup)
+            if preload:
+                zygote.use_kernel_preload(preload)
             zygote.prestart(index)
             for pid in zygote.host_pids():
                 conn.send({"type": "kernel", "pid": pid})

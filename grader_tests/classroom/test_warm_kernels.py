@@ -316,3 +316,55 @@ def test_one_answer_process_leaves_nothing_for_the_next():
         assert isinstance(held, zygote.Zygote)
     assert seen[0]["ns"] == seen[1]["ns"]  # the same sandbox served both
     assert seen[1]["found"] is False and seen[1]["others"] == ["1"]  # only the zygote
+
+
+# --------------------------------------------------------------------------------------------
+# What a run's zygotes preload
+
+
+def test_the_preload_is_the_base_and_the_set_ups_imports_in_order():
+    found = zygote.preload_for(
+        ["import mujoco\nimport matplotlib.pyplot as plt", "from course.lessons.x import y"]
+    )
+    assert found[: len(zygote.BASE_KERNEL_PRELOAD)] == zygote.BASE_KERNEL_PRELOAD
+    assert found[len(zygote.BASE_KERNEL_PRELOAD) :] == ("matplotlib.pyplot", "course.lessons.x")
+    assert "matplotlib.pyplot" not in zygote.preload_for(["import numpy as np"])
+
+
+def test_a_run_preloads_what_its_own_lessons_set_ups_import():
+    """Lesson 01 draws through its helpers (no pyplot in its set-up); lesson 04 still draws
+    in its cells, so a run with it preloads pyplot; a lesson that cannot be read leaves the
+    default."""
+    from classroom.grading import worker
+
+    root = str(Path(__file__).resolve().parents[2])
+    first = worker.kernel_preload({"lessons": ["01-world-as-text"], "root": root})
+    assert "matplotlib.pyplot" not in first and "course.lessons.world_as_text" in first
+    both = worker.kernel_preload(
+        {"lessons": ["01-world-as-text", "04-frames-and-quaternions"], "root": root}
+    )
+    assert "matplotlib.pyplot" in both
+    assert worker.kernel_preload({"lessons": ["no-such-lesson"], "root": root}) is None
+    assert worker.kernel_preload({"lessons": [], "root": root}) is None
+
+
+@pytest.mark.timeout(120)
+def test_kernels_are_forked_with_the_run_s_preload_and_no_more(tmp_path):
+    require_sandbox()
+    code = (
+        "import json, sys\n"
+        "print(json.dumps({m: m in sys.modules for m in ('mujoco', 'matplotlib.pyplot')}))"
+    )
+    reports = {}
+    try:
+        for name, preload in (("a", zygote.preload_for(["import mujoco"])), ("b", None)):
+            zygote.use_kernel_preload(preload or zygote.KERNEL_PRELOAD)
+            reports[name] = asyncio.run(run_kernel(submission(tmp_path, name), 944, code))
+    finally:
+        zygote.use_kernel_preload(zygote.KERNEL_PRELOAD)
+    assert {k: v for k, v in reports["a"].items() if k != "zygote"} == {
+        "mujoco": True,
+        "matplotlib.pyplot": False,
+    }
+    assert reports["b"]["matplotlib.pyplot"] is True  # the default: every lesson's imports
+    assert reports["a"]["zygote"] is not reports["b"]["zygote"]  # a new preload, a new zygote
