@@ -12,6 +12,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from collections import deque
 from multiprocessing.connection import wait
@@ -32,21 +33,73 @@ def _kill_group(pid: int) -> None:
         pass
 
 
-def _worker_entry(conn, setup: dict, index: int) -> None:
-    """The child's entry point; the worker module (nbgrader, nbformat) is imported there,
-    so the parent can start workers before it loads them itself."""
-    from classroom.grading import worker
+WORKER_MODULE = "classroom.grading.worker"
 
-    worker.main(conn, setup, index)
+
+def start_context():
+    """How workers start. Where there is a fork server (Linux), from it: the server imports
+    the worker module (nbgrader, nbconvert, the course's preprocessors: about 0.85 s of CPU)
+    once and forks every worker from that, where spawn would have each worker import it on
+    its own. The parent never loads it for the workers: it starts them before it needs
+    nbgrader itself, so their start overlaps its reading the input and generating lessons.
+    Elsewhere, spawn."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([WORKER_MODULE])
+    return context
+
+
+def with_environment(setup: dict) -> dict:
+    """The workers' setup with this process's environment now, for `_worker_entry`."""
+    return {**setup, "environ": dict(os.environ)}
+
+
+def _worker_entry(conn, setup: dict, index: int, lifeline=None) -> None:
+    """The child's entry point. A forked worker has the fork server's environment, read
+    when that server started (for a long-lived parent, long ago): it takes the parent's, as
+    a spawned one would have. It dies as soon as the parent does (`die_with`)."""
+    import importlib
+
+    if lifeline is not None:
+        die_with(lifeline)
+    if "environ" in setup:
+        os.environ.clear()
+        os.environ.update(setup["environ"])
+    importlib.import_module(WORKER_MODULE).main(conn, setup, index)
+
+
+def die_with(lifeline) -> None:
+    """Kill this worker (and its process group, once it has its own) when `lifeline`, the
+    read end of a pipe only the parent can write to, reaches its end: the parent has died,
+    even by SIGKILL. A forked worker's parent is the fork server, which outlives the grading
+    process by up to a second, so the kernel's parent-death signal alone would let a killed
+    run's workers go on grading."""
+
+    def watch() -> None:
+        try:
+            lifeline.recv_bytes()
+        except (EOFError, OSError):
+            pass
+        me = os.getpid()
+        if os.getpgid(0) == me:  # its own group (worker.main's setsid): what it started too
+            os.killpg(me, signal.SIGKILL)
+        os.kill(me, signal.SIGKILL)
+
+    threading.Thread(target=watch, name="die-with-parent", daemon=True).start()
 
 
 class _Proc:
     def __init__(self, ctx, setup: dict, index: int):
         self.index = index
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_worker_entry, args=(child, setup, index), daemon=True)
+        lifeline, self._lifeline = ctx.Pipe(duplex=False)  # the parent never writes to it
+        self.process = ctx.Process(
+            target=_worker_entry, args=(child, setup, index, lifeline), daemon=True
+        )
         self.process.start()
         child.close()
+        lifeline.close()
         self.job: Job | None = None
         self.assigned: float | None = None
         self.started: float | None = None
@@ -63,6 +116,7 @@ class _Proc:
             self.process.kill()
             self.process.join(5)
         self.conn.close()
+        self._lifeline.close()
 
 
 class Pool:
@@ -70,10 +124,31 @@ class Pool:
     parent prepares the lessons; `run` hands them jobs, `close` stops them."""
 
     def __init__(self, setup: dict, workers: int):
-        self.ctx = multiprocessing.get_context("spawn")
-        self.setup = setup
+        self.ctx = start_context()
+        self.setup = with_environment(setup)
         self.key = bytes.fromhex(setup["key"])
-        self.procs = [_Proc(self.ctx, setup, i) for i in range(max(1, workers))]
+        self.size = max(1, workers)
+        self._procs: list[_Proc] = []
+        self._start_error: BaseException | None = None
+        # A fork server's first start waits for its preload (seconds of CPU): the workers
+        # are started beside this process's own work rather than before it.
+        self._starting = threading.Thread(target=self._start, name="start-workers", daemon=True)
+        self._starting.start()
+
+    def _start(self) -> None:
+        try:
+            for index in range(self.size):
+                self._procs.append(_Proc(self.ctx, self.setup, index))
+        except BaseException as exc:  # noqa: BLE001 - raised where the workers are used
+            self._start_error = exc
+
+    @property
+    def procs(self) -> list[_Proc]:
+        """The workers, once started (waits for them)."""
+        self._starting.join()
+        if self._start_error is not None:
+            raise RuntimeError(f"the grading workers did not start: {self._start_error}")
+        return self._procs
 
     def run(self, jobs: list[Job], on_result, hard_limit: float, tick=None) -> None:
         """Grade every job; call on_result(result) for each, in this process, one at a time.
@@ -157,7 +232,8 @@ class Pool:
 
     def stop(self) -> None:
         """Ask every worker to finish (they stop their kernels while the caller goes on)."""
-        for proc in self.procs:
+        self._starting.join()  # those that started, even when the others could not
+        for proc in self._procs:
             if proc.process.is_alive() and not proc.stopping:
                 proc.stopping = True
                 try:
@@ -169,7 +245,8 @@ class Pool:
         """Stop the workers and wait for them (killing any that does not end)."""
         self.stop()
         deadline = time.monotonic() + 10
-        for proc in self.procs:
+        for proc in self._procs:
             proc.process.join(max(0.1, deadline - time.monotonic()))
             if proc.process.is_alive() or proc.job is not None:
                 proc.kill()
+            proc._lifeline.close()

@@ -302,7 +302,7 @@ def grade_class(args, root: Path, config, work: Path, graders) -> tuple[list[Res
     facts["failed_lessons"] = sorted(failed)
     for lesson, why in failed.items():
         facts["problems"].append(f"lesson {lesson} was not graded: {why.splitlines()[0]}")
-    facts.update(_describe_run(args, config, lessons, len(graders.procs), cell_timeout))
+    facts.update(_describe_run(args, config, lessons, graders.size, cell_timeout))
     facts["demo"] = bool(args.demo)
     facts["output_root"] = str(out)
     facts["exports"] = list(args.export or [])

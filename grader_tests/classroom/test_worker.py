@@ -56,3 +56,38 @@ def test_other_failures_are_not_retried_and_name_nbgrader_s_error(tmp_path):
     result = _worker(tmp_path, [_broken, _graded]).grade(_job())
     assert result.status == NOT_GRADED
     assert "no such cell" in result.reason and "above traceback" not in result.reason
+
+
+def test_a_worker_takes_the_environment_the_pool_saw_not_the_fork_server_s(monkeypatch):
+    """A worker forked from the fork server starts with the server's environment, read when
+    the server started (in a long-lived parent, long ago); it takes the pool's instead, as a
+    spawned worker would have."""
+    import os
+    import sys
+    import types
+
+    from classroom.grading import pool
+
+    monkeypatch.setattr(os, "environ", {"SET_LATER": "the parent's"})
+    setup = pool.with_environment({"root": "course"})
+    os.environ.clear()
+    os.environ["STALE"] = "the fork server's"
+    seen = {}
+    fake = types.SimpleNamespace(main=lambda conn, setup, index: seen.update(os.environ))
+    monkeypatch.setitem(sys.modules, "fake_worker_module", fake)
+    monkeypatch.setattr(pool, "WORKER_MODULE", "fake_worker_module")
+    pool._worker_entry(None, setup, 0)
+    assert seen == {"SET_LATER": "the parent's"}
+
+
+def test_workers_start_from_a_fork_server_that_preloads_the_worker_module():
+    import multiprocessing
+
+    from classroom.grading import pool
+
+    context = pool.start_context()
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        assert context.get_start_method() == "forkserver"
+        assert pool.WORKER_MODULE == worker.__name__
+    else:
+        assert context.get_start_method() == "spawn"
