@@ -1,8 +1,9 @@
 """Every lesson plot drawn through a helper: a figure where a person looks, one line instead
 while grading (`course.runtime.plot_skipped`), and no lesson cell that builds a figure itself.
 
-`PLOTS` is the registry: each helper with arguments of its lesson's shapes. A lesson that
-moves its plots into helpers adds them here and its folder to `LESSONS`."""
+`PLOTS` is the registry: each helper with arguments of its lesson's shapes. `LESSONS` names
+every lesson with the number of helper calls its cells make (0: it draws nothing); a new lesson
+adds its helpers and itself."""
 
 from __future__ import annotations
 
@@ -12,12 +13,22 @@ import numpy as np
 import pytest
 
 from classroom import notebooks
+from course.lessons.frames_and_quaternions import pictures as frames_and_quaternions
+from course.lessons.slender_parts import pictures as slender_parts
 from course.lessons.time_integration import pictures as time_integration
+from course.lessons.urdf_and_mjcf import pictures as urdf_and_mjcf
 from course.lessons.world_as_text import pictures as world_as_text
 
 SKIPPED = "Plot skipped while grading. Nothing graded depends on it.\n"
 # lesson folder: the number of helper calls its cells make
-LESSONS = {"01-world-as-text": 2, "02-time-integration": 4}
+LESSONS = {
+    "01-world-as-text": 2,
+    "02-time-integration": 4,
+    "03-mass-and-inertia": 0,
+    "04-frames-and-quaternions": 1,
+    "05-urdf-and-mjcf": 3,
+    "06-slender-parts": 2,
+}
 
 
 def _plots() -> dict:
@@ -35,6 +46,25 @@ def _plots() -> dict:
         ),
         "02 stiff_spring_plot": lambda: time_integration.stiff_spring_plot(10000.0, 1.0, steps=20),
         "02 stability_edge_plot": lambda: time_integration.stability_edge_plot({"h": np.ones(30)}),
+        "04 spin_paths_plot": lambda: frames_and_quaternions.spin_paths_plot(
+            {"spins": (np.zeros((5, 3)), np.full((5, 3), 0.01)), "still": (np.zeros((5, 2)),) * 2}
+        ),
+        "05 arm_pose_plot": lambda: urdf_and_mjcf.arm_pose_plot(
+            np.array([[0, 0, 0.1], [0.14, 0, 0.36], [0.07, 0, 0.6]]), np.array([0.07, 0, 0.6])
+        ),
+        "05 servo_plot": lambda: urdf_and_mjcf.servo_plot(
+            times, np.outer(1 - np.exp(-times), [0.8, -1.2])
+        ),
+        "05 exclude_plot": lambda: urdf_and_mjcf.exclude_plot(
+            {"with the exclude": (times, 0.8 * (1 - np.exp(-times))), "without it": (times, times)},
+            0.8,
+        ),
+        "06 strike_plot": lambda: slender_parts.strike_plot(
+            times[:5], {"plain": np.array([0, 0.35, 0.34, 0.4, 0.5])}, {"plain": np.ones(5)}
+        ),
+        "06 race_plot": lambda: slender_parts.race_plot(
+            times, {"marker": 0.6 * times**2, "tube": 0.43 * times**2}, {"marker": 1.2, "tube": 0.9}
+        ),
     }
 
 
@@ -69,6 +99,10 @@ def test_plot_is_not_built_while_grading(name, monkeypatch, capsys):
     assert PLOTS[name]() is None
     assert capsys.readouterr().out == SKIPPED
     assert plt.get_fignums() == figures
+
+
+def test_every_lesson_is_listed():
+    assert sorted(LESSONS) == notebooks.discover_lessons()
 
 
 @pytest.mark.parametrize("lesson", sorted(LESSONS))

@@ -24,7 +24,7 @@ from classroom import notebooks
 from classroom.verdicts.boundary import AnswerProcess
 from course import compiled, expect
 from course.lessons.slender_parts import checks as check
-from course.lessons.slender_parts import parts, runs
+from course.lessons.slender_parts import parts, pictures, runs
 
 LESSON = "06-slender-parts"
 SOLUTION = lesson_code.namespace(LESSON)  # the source notebook's answer cells, executed
@@ -235,6 +235,74 @@ def test_floor_arrays_crosses_the_boundary():
     armature = np.asarray(result["dof_armature"])
     assert armature.shape == (model.nv,)
     assert np.count_nonzero(armature) == 6
+
+
+# --- the plots (pictures.py): what each figure shows ----------------------------------------
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """The one figure a plot helper draws outside the grader, kept open to inspect."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    monkeypatch.setattr(plt, "show", lambda: None)
+    before = set(plt.get_fignums())
+
+    def figure():
+        new = sorted(set(plt.get_fignums()) - before)
+        assert len(new) == 1, f"{len(new)} figures drawn"
+        return plt.figure(new[0])
+
+    yield figure
+    for number in set(plt.get_fignums()) - before:
+        plt.close(number)
+
+
+def test_strike_plot_leaves_out_the_row_before_the_blow(drawn):
+    """Rotation per step above, kinetic energy (log) below on the same time axis, from the
+    step after the blow on: the first row is the marker at rest, energy 0."""
+    times = parts.RIGID_STEP * np.arange(5)
+    turns = {"without the floor": [0.0, 0.35, 0.34, 0.4, 0.5], "with the floor": [0.0, *[0.19] * 4]}
+    energies = {
+        "without the floor": [0.0, 0.042, 0.05, 1.0, 8.8],
+        "with the floor": [0.0, *[0.028] * 4],
+    }
+    assert pictures.strike_plot(times, turns, energies) is None
+    bottom, top = drawn().axes  # the panel with the time label is the figure's first
+    assert bottom.get_xlabel() == "time (s)" and bottom.get_yscale() == "log"
+    assert top.get_position().y0 > bottom.get_position().y1 and top.get_xlabel() == ""
+    assert top.get_shared_x_axes().joined(top, bottom)
+    assert top.xaxis.get_tick_params()["labelbottom"] is False  # as plt.subplots(sharex=True)
+    for ax, series in ((top, turns), (bottom, energies)):
+        lines = {line.get_label(): line for line in ax.lines}
+        assert list(lines) == list(series)
+        for label, values in series.items():
+            np.testing.assert_array_equal(lines[label].get_xdata(), times[1:])
+            np.testing.assert_array_equal(lines[label].get_ydata(), values[1:])
+    assert [t.get_text() for t in top.get_legend().get_texts()] == list(turns)
+
+
+def test_race_plot_draws_each_law_dashed_in_its_lanes_colour(drawn):
+    """Each lane's distance (cm) solid, its law's a t^2 / 2 dashed in the same colour; the
+    legend names the lanes only."""
+    times = np.linspace(0.0, 0.6, 7)
+    laws = {"marker": 1.224, "tube": 0.868}
+    distances = {lane: 0.99 * 0.5 * a * times**2 for lane, a in laws.items()}
+    assert pictures.race_plot(times, distances, laws) is None
+    (ax,) = drawn().axes
+    solid = [line for line in ax.lines if line.get_linestyle() == "-"]
+    dashed = [line for line in ax.lines if line.get_linestyle() == "--"]
+    assert [line.get_label() for line in solid] == list(laws) and len(dashed) == len(laws)
+    for simulated, law, lane in zip(solid, dashed, laws, strict=True):
+        assert law.get_color() == simulated.get_color()
+        np.testing.assert_allclose(simulated.get_ydata(), 100 * distances[lane])
+        np.testing.assert_allclose(law.get_ydata(), 50 * laws[lane] * times**2)
+    assert len({line.get_color() for line in solid}) == len(laws)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == list(laws)
 
 
 # --- the lesson's claims, each confirmed with MuJoCo -------------------------------------
