@@ -2,7 +2,7 @@
 pre-imported template, the zygote, that lives in the slot's sandbox.
 
 A cold kernel costs a bwrap, an interpreter, ipykernel and the set-up's imports (NumPy,
-MuJoCo, matplotlib, the course) for every notebook: about 2 s, more than most lessons' cells.
+MuJoCo, the course) for every notebook: about 2 s, more than most lessons' cells.
 Here each worker slot has one zygote per kind (`kernel_zygote`, `answer_zygote`): a Python
 (`zygote_server.py`) started once in a bubblewrap sandbox of its own (the same mounts, uid,
 limits and namespaces as a cold kernel's, see classroom.sandbox), which imports all that once
@@ -70,10 +70,12 @@ BASE_KERNEL_PRELOAD = (
     "mujoco",
     "course.**",
 )
-# Without knowing the lessons: also matplotlib's pyplot, which lessons that draw in their
-# cells import in their set-up. A grading run preloads its lessons' set-up imports instead
-# (`use_kernel_preload`, `preload_for`): pyplot was 0.5 to 0.7 s of a zygote's 1.8 s of CPU.
-KERNEL_PRELOAD = (*BASE_KERNEL_PRELOAD, "matplotlib", "matplotlib.pyplot")
+# Without knowing the lessons (plain `nbgrader autograde`): the base. No lesson's set-up
+# imports pyplot (their plots are drawn by helpers that import it, outside the grader), which
+# was 0.5 to 0.7 s of a zygote's 1.8 s of CPU. A grading run preloads its lessons' set-up
+# imports (`use_kernel_preload`, `preload_for`), so a lesson that still imports pyplot in its
+# set-up has it preloaded there.
+KERNEL_PRELOAD = BASE_KERNEL_PRELOAD
 _kernel_preload = KERNEL_PRELOAD
 
 

@@ -91,7 +91,8 @@ class GuardedExecute(Execute):
         Bool,
         True,
         "Fork each sandboxed kernel from the worker slot's zygote, a sandboxed Python with "
-        "ipykernel, NumPy, MuJoCo, matplotlib and the course imported once (classroom.zygote); "
+        "ipykernel, NumPy, MuJoCo, the course and the set-ups' imports loaded once "
+        "(classroom.zygote); "
         "False: a cold kernel (a new interpreter) for every notebook.",
     )
     warm_kernels = setting(

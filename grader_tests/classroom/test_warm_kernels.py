@@ -331,19 +331,34 @@ def test_the_preload_is_the_base_and_the_set_ups_imports_in_order():
     assert "matplotlib.pyplot" not in zygote.preload_for(["import numpy as np"])
 
 
-def test_a_run_preloads_what_its_own_lessons_set_ups_import():
-    """Lesson 01 draws through its helpers (no pyplot in its set-up); lesson 04 still draws
-    in its cells, so a run with it preloads pyplot; a lesson that cannot be read leaves the
-    default."""
+def _lesson_importing(root: Path, lesson: str, setup: str) -> None:
+    """source/<lesson>/<lesson>.ipynb under root: a locked set-up cell `setup`, an answer."""
+    nb = nbformat.v4.new_notebook()
+    locked = {"nbgrader": {"grade_id": "setup", "locked": True, "grade": False, "solution": False}}
+    answer = {"nbgrader": {"grade_id": "answer", "solution": True, "grade": False}}
+    nb.cells = [
+        nbformat.v4.new_code_cell(setup, metadata=locked),
+        nbformat.v4.new_code_cell("import scipy  # the learner's own", metadata=answer),
+    ]
+    folder = root / "source" / lesson
+    folder.mkdir(parents=True)
+    nbformat.write(nb, str(folder / f"{lesson}.ipynb"))
+
+
+def test_a_run_preloads_what_its_own_lessons_set_ups_import(tmp_path):
+    """Lessons 01 to 06 draw through their helpers (no pyplot in a set-up); a lesson whose
+    set-up imports pyplot has a run with it preload pyplot, what its answers import is left
+    out; a lesson that cannot be read leaves the default."""
     from classroom.grading import worker
 
     root = str(Path(__file__).resolve().parents[2])
-    first = worker.kernel_preload({"lessons": ["01-world-as-text"], "root": root})
+    every = [p.name for p in sorted(Path(root, "source").iterdir()) if p.is_dir()]
+    assert len(every) >= 6
+    first = worker.kernel_preload({"lessons": every, "root": root})
     assert "matplotlib.pyplot" not in first and "course.lessons.world_as_text" in first
-    both = worker.kernel_preload(
-        {"lessons": ["01-world-as-text", "04-frames-and-quaternions"], "root": root}
-    )
-    assert "matplotlib.pyplot" in both
+    _lesson_importing(tmp_path, "draws", "import numpy as np\nimport matplotlib.pyplot as plt")
+    drawing = worker.kernel_preload({"lessons": ["draws"], "root": str(tmp_path)})
+    assert "matplotlib.pyplot" in drawing and "scipy" not in drawing
     assert worker.kernel_preload({"lessons": ["no-such-lesson"], "root": root}) is None
     assert worker.kernel_preload({"lessons": [], "root": root}) is None
 
@@ -357,8 +372,9 @@ def test_kernels_are_forked_with_the_run_s_preload_and_no_more(tmp_path):
     )
     reports = {}
     try:
-        for name, preload in (("a", zygote.preload_for(["import mujoco"])), ("b", None)):
-            zygote.use_kernel_preload(preload or zygote.KERNEL_PRELOAD)
+        plots = zygote.preload_for(["import matplotlib.pyplot as plt"])
+        for name, preload in (("a", zygote.preload_for(["import mujoco"])), ("b", plots)):
+            zygote.use_kernel_preload(preload)
             reports[name] = asyncio.run(run_kernel(submission(tmp_path, name), 944, code))
     finally:
         zygote.use_kernel_preload(zygote.KERNEL_PRELOAD)
@@ -366,5 +382,5 @@ def test_kernels_are_forked_with_the_run_s_preload_and_no_more(tmp_path):
         "mujoco": True,
         "matplotlib.pyplot": False,
     }
-    assert reports["b"]["matplotlib.pyplot"] is True  # the default: every lesson's imports
+    assert reports["b"]["matplotlib.pyplot"] is True  # a lesson whose set-up imports pyplot
     assert reports["a"]["zygote"] is not reports["b"]["zygote"]  # a new preload, a new zygote
