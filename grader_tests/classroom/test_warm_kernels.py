@@ -349,10 +349,11 @@ def test_a_run_preloads_what_its_own_lessons_set_ups_import(tmp_path):
     """Lessons 01 to 06 draw through their helpers (no pyplot in a set-up); a lesson whose
     set-up imports pyplot has a run with it preload pyplot, what its answers import is left
     out; a lesson that cannot be read leaves the default."""
+    from classroom import notebooks
     from classroom.grading import worker
 
     root = str(Path(__file__).resolve().parents[2])
-    every = [p.name for p in sorted(Path(root, "source").iterdir()) if p.is_dir()]
+    every = notebooks.discover_lessons(root)
     assert len(every) >= 6
     first = worker.kernel_preload({"lessons": every, "root": root})
     assert "matplotlib.pyplot" not in first and "course.lessons.world_as_text" in first

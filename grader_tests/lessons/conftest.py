@@ -12,3 +12,27 @@ def strict():
     expect.grading(True)
     yield
     expect.grading(False)
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """The one figure a lesson's plot helper draws outside the grader: call it after the
+    helper, to get the figure (failing unless exactly one was drawn). plt.show does nothing,
+    so the figure stays open to inspect; the figures drawn are closed after the test."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    monkeypatch.setattr(plt, "show", lambda: None)
+    before = set(plt.get_fignums())
+
+    def figure():
+        new = sorted(set(plt.get_fignums()) - before)
+        assert len(new) == 1, f"{len(new)} figures drawn"
+        return plt.figure(new[0])
+
+    yield figure
+    for number in set(plt.get_fignums()) - before:
+        plt.close(number)

@@ -954,23 +954,16 @@ def test_quat_close_accepts_the_opposite_sign_only():
         check.quat_close(np.roll(q, 1), q, "q")
 
 
-def test_spin_paths_plot_draws_each_run_from_above_in_its_own_panel(monkeypatch):
+def test_spin_paths_plot_draws_each_run_from_above_in_its_own_panel(drawn):
     """One panel per run, titled with its label: the origin's and the centre of mass's (x, y)
     paths and the start dot, at equal scales; the legend and the y label on the first only."""
-    import matplotlib.pyplot as plt
-
-    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
-    monkeypatch.setattr(plt, "show", lambda: None)  # keep the figure open to inspect it
     omega = np.array([0.0, 0.0, 2 * np.pi])
     runs = {
         "qvel[3:6] only": spin.run_spin(omega),
         "fixed": spin.run_spin(omega, -np.cross(omega, spin.start_offset())),
     }
-    before = set(plt.get_fignums())
     assert pictures.spin_paths_plot({k: (r.origin, r.com) for k, r in runs.items()}) is None
-    new = sorted(set(plt.get_fignums()) - before)
-    assert len(new) == 1, f"{len(new)} figures drawn"
-    fig = plt.figure(new[0])
+    fig = drawn()
     assert [ax.get_title() for ax in fig.axes] == list(runs)
     for ax, run in zip(fig.axes, runs.values(), strict=True):
         origin, com, start = ax.lines
@@ -984,7 +977,6 @@ def test_spin_paths_plot_draws_each_run_from_above_in_its_own_panel(monkeypatch)
     assert fig.axes[0].get_ylabel() == "y (m)"
     # The drift of 0.25 m fits the first panel; the 2 cm circle, the second.
     assert fig.axes[0].get_ylim() == (-0.02, 0.27) and fig.axes[1].get_xlim() == (-0.03, 0.07)
-    plt.close(fig)
 
 
 # --------------------------------------------------------------------------------------------

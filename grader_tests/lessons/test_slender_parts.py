@@ -240,28 +240,6 @@ def test_floor_arrays_crosses_the_boundary():
 # --- the plots (pictures.py): what each figure shows ----------------------------------------
 
 
-@pytest.fixture
-def drawn(monkeypatch):
-    """The one figure a plot helper draws outside the grader, kept open to inspect."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
-    monkeypatch.setattr(plt, "show", lambda: None)
-    before = set(plt.get_fignums())
-
-    def figure():
-        new = sorted(set(plt.get_fignums()) - before)
-        assert len(new) == 1, f"{len(new)} figures drawn"
-        return plt.figure(new[0])
-
-    yield figure
-    for number in set(plt.get_fignums()) - before:
-        plt.close(number)
-
-
 def test_strike_plot_leaves_out_the_row_before_the_blow(drawn):
     """Rotation per step above, kinetic energy (log) below on the same time axis, from the
     step after the blow on: the first row is the marker at rest, energy 0."""

@@ -450,21 +450,12 @@ def test_figures_of_the_lesson():
     assert np.allclose(arm.run(arm.mjcf_text(radian=False), 3.0).final, [0.032, -0.065], atol=5e-4)
 
 
-def test_pose_plot_draws_mujocos_links_and_the_learners_tip(monkeypatch):
+def test_pose_plot_draws_mujocos_links_and_the_learners_tip(drawn):
     """The pose picture joins the points it is given, puts the tip where the learner's x and z
     say, and its upright arm and base box are MuJoCo's: tool0 at zero angles, the box's top."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
-    monkeypatch.setattr(plt, "show", lambda: None)  # keep the figure open to inspect it
-    before = set(plt.get_fignums())
     points = arm.link_points(arm.mjcf_text(), arm.TOOL_ANGLES)
     assert pictures.arm_pose_plot(points, [0.07, 0.0, 0.6]) is None
-    (new,) = set(plt.get_fignums()) - before
-    ax = plt.figure(new).axes[0]
+    ax = drawn().axes[0]
     lines = {line.get_label(): line for line in ax.lines}
     assert np.allclose(lines["MuJoCo's links"].get_xydata(), points[:, [0, 2]])
     assert np.allclose(lines["your tip"].get_xydata(), [[0.07, 0.6]])
@@ -474,7 +465,6 @@ def test_pose_plot_draws_mujocos_links_and_the_learners_tip(monkeypatch):
     box_top = model.geom_pos[1, 2] + model.geom_size[1, 2]  # geom 0 is the floor
     assert np.isclose(ax.patches[0].get_height(), box_top)
     assert ax.get_title() == "shoulder 0.5 rad, elbow -0.8 rad"
-    plt.close(new)
 
 
 # --------------------------------------------------------------------------------------------

@@ -1657,53 +1657,27 @@ def test_inertia_boxes_render_small(egl):
     assert image.shape == (240, 320, 3) and image.std() > 10
 
 
-def _new_figure(before):
-    import matplotlib.pyplot as plt
-
-    new = sorted(set(plt.get_fignums()) - before)
-    assert len(new) == 1, f"{len(new)} figures drawn"
-    return plt.figure(new[0])
-
-
-def test_landing_plot_has_two_panels(monkeypatch):
-    import matplotlib.pyplot as plt
-
-    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
-    monkeypatch.setattr(plt, "show", lambda: None)
-    before = set(plt.get_fignums())
+def test_landing_plot_has_two_panels(drawn):
     assert pictures.landing_plot() is None
-    fig = _new_figure(before)
+    fig = drawn()
     assert len(fig.axes) == 2 and fig.axes[1].get_title().startswith("5 g beside 1000 g")
-    plt.close(fig)
 
 
-def test_delay_plot_leaves_out_the_1_kg_row_and_draws_the_guide(monkeypatch):
-    import matplotlib.pyplot as plt
-
-    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
-    monkeypatch.setattr(plt, "show", lambda: None)
-    before = set(plt.get_fignums())
+def test_delay_plot_leaves_out_the_1_kg_row_and_draws_the_guide(drawn):
     pictures.delay_plot([0.005, 0.1, 1.0], [30.0, 1.5, 0.0], [29.0, 1.6, 0.0])
-    fig = _new_figure(before)
+    fig = drawn()
     lines = {line.get_label(): line for line in fig.axes[0].lines}
     assert sorted(lines) == ["1/m guide", "mj_step, with air", "your integrator"]
     assert list(lines["mj_step, with air"].get_xdata()) == [5.0, 100.0]
     # The guide goes through the first point and falls as 1/m: 30 ms at 5 g, 1.5 ms at 100 g.
     assert np.allclose(lines["1/m guide"].get_ydata(), [30.0, 1.5])
     assert fig.axes[0].get_xscale() == "log" and fig.axes[0].get_yscale() == "log"
-    plt.close(fig)
 
 
-def test_delay_plot_without_the_learners_numbers_draws_mujocos_only(monkeypatch):
-    import matplotlib.pyplot as plt
-
-    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
-    monkeypatch.setattr(plt, "show", lambda: None)
-    before = set(plt.get_fignums())
+def test_delay_plot_without_the_learners_numbers_draws_mujocos_only(drawn):
     pictures.delay_plot([0.005, 0.1, 1.0], [30.0, 1.5, 0.0])
-    fig = _new_figure(before)
+    fig = drawn()
     assert "your integrator" not in [line.get_label() for line in fig.axes[0].lines]
-    plt.close(fig)
 
 
 GRIPPER = pictures.GRIPPER_CAMERA
