@@ -27,6 +27,7 @@ import pytest
 from nbclient import NotebookClient
 
 from classroom import notebooks
+from classroom.grading import kernels
 
 
 def setup_imports(source) -> str:
@@ -151,7 +152,12 @@ def run_notebook(
 ) -> float:
     """Run nb in place in a fresh kernel started in `workdir` with `env` (default: this
     process's environment); return the seconds. Errors are recorded in the outputs, or with
-    allow_errors=False raised (CellExecutionError) at the first one."""
+    allow_errors=False raised (CellExecutionError) at the first one.
+
+    The client waits for kernel messages in short slices (`kernels.slice_waits`, as the
+    grader's own client does): a quiz's Output widget makes nbclient send on the shell socket
+    while it waits there for the reply, and a lost wake-up would otherwise cost the whole cell
+    timeout (seen: a 6 s lesson run taking 123 s, with no error)."""
     client = NotebookClient(
         nb,
         timeout=timeout,
@@ -159,6 +165,12 @@ def run_notebook(
         resources={"metadata": {"path": str(workdir)}},
         **client_options,
     )
+
+    def slice_the_waits(notebook) -> None:
+        kernels.slice_waits(client.kc.shell_channel)
+        kernels.slice_waits(client.kc.iopub_channel)
+
+    client.on_notebook_start = slice_the_waits
     start = time.perf_counter()
     client.execute(env=dict(os.environ) if env is None else env)
     return time.perf_counter() - start
