@@ -508,9 +508,23 @@ def _left_over(folder: str) -> bool:
     return not pid.isdigit() or _started(int(pid)) != started
 
 
+def owned_folder() -> str:
+    """A new folder in /tmp (short: socket paths live in some), named FOLDER_PREFIX..., mode
+    0o755, holding OWNER_FILE with this process's pid and start time. Its maker removes it;
+    when the maker dies first (a killed run, or a multiprocessing worker, which ends without
+    atexit), the next run's `sweep_left_over` does."""
+    base = "/tmp" if os.path.isdir("/tmp") else None
+    folder = tempfile.mkdtemp(prefix=FOLDER_PREFIX, dir=base)
+    os.chmod(folder, 0o755)  # others (a sandbox slot's uid) resolve paths through it
+    with open(os.path.join(folder, OWNER_FILE), "w", encoding="ascii") as f:
+        f.write(f"{os.getpid()} {_started(os.getpid())}\n")
+    return folder
+
+
 def sweep_left_over(base: str = "/tmp") -> tuple[int, int]:
-    """Remove this user's sandbox folders in `base` whose maker has died: a grading run
-    killed with SIGKILL cannot remove its own. Returns (removed, could not be removed)."""
+    """Remove this user's folders made by `owned_folder` (sandboxes, the answer processes'
+    homes and NumPy-only sites) in `base` whose maker has died: a grading run killed with
+    SIGKILL cannot remove its own. Returns (removed, could not be removed)."""
     removed = failed = 0
     with os.scandir(base) as entries:
         folders = [e.path for e in entries if e.name.startswith(FOLDER_PREFIX)]
@@ -566,11 +580,7 @@ class Sandbox:
         self.env = {**default_env(self.course), **(env or {})}
         self.drops = os.geteuid() == 0
         self.uid, self.gid = self._identity(slot)
-        base = "/tmp" if os.path.isdir("/tmp") else None  # short: socket paths live here
-        self.directory = tempfile.mkdtemp(prefix=FOLDER_PREFIX, dir=base)
-        os.chmod(self.directory, 0o755)  # the slot's uid resolves binds through it
-        with open(os.path.join(self.directory, OWNER_FILE), "w", encoding="ascii") as f:
-            f.write(f"{os.getpid()} {_started(os.getpid())}\n")
+        self.directory = owned_folder()  # the slot's uid resolves binds through it
         self._stage: list[tuple[str, str]] = []
         self._files = self._write_identity_files()
 

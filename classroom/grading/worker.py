@@ -453,6 +453,9 @@ def main(conn, setup: dict, index: int) -> None:
     finally:
         kernels.stop_warm_kernels()
         kernels.remove_socket_dir()
+        from classroom.verdicts import boundary
+
+        boundary.remove_numpy_only_site()
         from classroom import zygote
 
         zygote.stop_all()

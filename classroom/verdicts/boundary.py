@@ -34,7 +34,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -158,15 +157,33 @@ def numpy_only_site() -> Path:
     global _site
     with _site_lock:
         if _site is None or _site[0] != os.getpid() or not _site[1].is_dir():
-            root = Path(tempfile.mkdtemp(prefix="numpy-only-site-"))
+            owned = Path(_owned_folder())  # swept by a later run if this process is killed
             # Readable by all: it holds only links to NumPy, and a sandbox's unprivileged
-            # user must read it. Nobody else can write it (mkdtemp's owner only).
-            os.chmod(root, 0o755)
+            # user must read it. Nobody else can write it (the owner's only).
+            site = owned / "numpy-only-site"
+            site.mkdir()
+            os.chmod(site, 0o755)
             for source in numpy_dirs():
-                (root / source.name).symlink_to(source, target_is_directory=True)
-            atexit.register(shutil.rmtree, root, True)
-            _site = (os.getpid(), root)
+                (site / source.name).symlink_to(source, target_is_directory=True)
+            atexit.register(shutil.rmtree, owned, True)
+            _site = (os.getpid(), site)
         return _site[1]
+
+
+def remove_numpy_only_site() -> None:
+    """Remove this process's NumPy-only site now (a multiprocessing worker ends without
+    running atexit)."""
+    global _site
+    with _site_lock:
+        if _site is not None and _site[0] == os.getpid():
+            shutil.rmtree(_site[1].parent, ignore_errors=True)
+            _site = None
+
+
+def _owned_folder() -> str:
+    from classroom import sandbox  # here: sandbox brings jupyter_client, which this module need not
+
+    return sandbox.owned_folder()
 
 
 def server_command(
@@ -511,7 +528,9 @@ class AnswerProcess:
             return self
 
     def _spawn(self, command: list[str]) -> None:
-        self._workdir = Path(tempfile.mkdtemp(prefix="answers-"))
+        self._owned = Path(_owned_folder())  # swept by a later run if the grader is killed
+        self._workdir = self._owned / "home"
+        self._workdir.mkdir(mode=0o700)
         env = dict(CHILD_ENV, HOME=str(self._workdir))
         if self.spawner is not None:
             self._proc = self.spawner(command)
@@ -584,7 +603,7 @@ class AnswerProcess:
         if self._stderr is not None:
             self._stderr.thread.join(timeout=1.0)
         if self._workdir is not None:
-            shutil.rmtree(self._workdir, ignore_errors=True)
+            shutil.rmtree(self._owned, ignore_errors=True)
             self._workdir = None
 
     # -- requests

@@ -9,6 +9,8 @@ import json
 import math
 import os
 import stat
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -677,3 +679,44 @@ def test_a_launcher_wraps_the_command_line(tmp_path):
         answers.restart(replay=True)
         assert answers.value("x") == 1
     assert len(seen) == 2 and "-I" in seen[0] and "--site" in seen[0]
+
+
+def test_folders_left_by_a_process_that_skips_atexit_are_swept(tmp_path):
+    """A grading worker ends with os._exit (multiprocessing), so its atexit never runs: its
+    NumPy-only site and an answer process's home stay in /tmp, in folders that record their
+    maker, until the next run's sweep removes them (while a live maker's stay)."""
+    from classroom import sandbox
+
+    code = (
+        "import os\nfrom classroom.verdicts.boundary import AnswerProcess, numpy_only_site\n"
+        "answers = AnswerProcess().start()\nprint(numpy_only_site())\n"
+        "print(answers._workdir, flush=True)\nos._exit(0)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+        cwd=Path(__file__).resolve().parents[2],
+    )  # fmt: skip
+    site, home = (Path(line) for line in done.stdout.split())
+    assert site.is_dir() and home.is_dir(), done.stderr
+    for folder in (site.parent, home.parent):
+        assert folder.name.startswith(sandbox.FOLDER_PREFIX), folder
+        assert (folder / sandbox.OWNER_FILE).is_file()
+    mine = numpy_only_site().parent
+    sandbox.sweep_left_over()
+    assert not site.parent.exists() and not home.parent.exists()
+    assert mine.is_dir(), "the sweep removed a live process's site"
+
+
+def test_remove_numpy_only_site_removes_it_and_the_next_call_makes_another():
+    """What a worker calls on its way out; in a process of its own, as a live answer
+    process of this module may be using this process's site."""
+    code = (
+        "from classroom.verdicts import boundary\nsite = boundary.numpy_only_site()\n"
+        "boundary.remove_numpy_only_site()\nagain = boundary.numpy_only_site()\n"
+        "print(site.parent.exists(), again != site, (again / 'numpy').is_dir())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+        cwd=Path(__file__).resolve().parents[2],
+    )  # fmt: skip
+    assert done.stdout.split() == ["False", "True", "True"], done.stderr
