@@ -19,6 +19,8 @@ UTF-8 JSON (an object with an "op"):
                        {"op": "names"}                     {name: "function"|"value"|"other"}
                        {"op": "get", "name"}               one value, encoded
                        {"op": "call", "name", "args", "kwargs"}
+                       {"op": "call", "name", "formula", "args", "kwargs"}  a check's formula,
+                                                           called next to the learner's `name`
     server -> trusted  {"op": "ok", "value", "stdout"} or
                        {"op": "error", "error": {"type", "message", "where", "missing_module",
                         "undefined_name", "boundary"}, "stdout"}
@@ -57,6 +59,7 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import functools
 import io
 import json
 import math
@@ -306,6 +309,13 @@ def _numeric_array(values, dtype: str, shape: list):
     return array if array.dtype.kind in NUMERIC_KINDS else values
 
 
+@functools.lru_cache(maxsize=64)
+def _compiled(source: str, mode: str):
+    """A formula's code, compiled once: a check sends the same formula with every call of
+    the learner's function (a step function: hundreds of calls a notebook)."""
+    return compile(source, "<check formula>", mode)
+
+
 def formula(source: str, name: str, values: dict, numpy=None):
     """A check's formula as a function of this process, evaluated next to the learner's code
     instead of called back across: `source` is one lambda, or code that defines `name`, over
@@ -313,8 +323,8 @@ def formula(source: str, name: str, values: dict, numpy=None):
     namespace = {"np": numpy if numpy is not None else np, **{str(k): v for k, v in values.items()}}
     try:
         if source.lstrip().startswith("lambda"):
-            return eval(compile(source, "<check formula>", "eval"), namespace)
-        exec(compile(source, "<check formula>", "exec"), namespace)
+            return eval(_compiled(source, "eval"), namespace)
+        exec(_compiled(source, "exec"), namespace)
     except SyntaxError as exc:
         raise CodecError("malformed", f"a formula that does not compile: {exc.msg}") from None
     if not callable(namespace.get(name)):
@@ -527,10 +537,17 @@ class AnswerServer:
         return self.encoded_reply(self.namespace[name])
 
     def op_call(self, message: dict) -> dict:
-        """Call a function of the namespace with decoded arguments; reply with its result."""
-        function = self.resolve(message.get("name"))
-        if isinstance(function, dict):
-            return function
+        """Call a function of the namespace with decoded arguments, or with a "formula" (a
+        check's, e.g. a loop driving the learner's function), that formula; reply with its
+        result."""
+        if "formula" in message:
+            function = self.decoder().decode(message["formula"])
+            if not callable(function):
+                return boundary_error("bad_request", "a formula call without a formula")
+        else:
+            function = self.resolve(message.get("name"))
+            if isinstance(function, dict):
+                return function
         args = self.decoder().decode(message.get("args", []))
         kwargs = {str(k): self.decoder().decode(v) for k, v in message.get("kwargs", {}).items()}
         self.depth += 1

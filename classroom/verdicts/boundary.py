@@ -416,6 +416,12 @@ class StudentFunction:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.process._call(self.name, args, kwargs, self.timeout)
 
+    def run_beside(self, formula, *args: Any) -> Any:
+        """formula(this function, *args), run in the answer process next to it (a check's
+        expect.Formula: a loop that calls the learner's function many times costs one
+        request, not one a call). Errors are this function's, as for a call."""
+        return self.process._call(self.name, (self, *args), {}, self.timeout, formula)
+
     def __repr__(self) -> str:
         return f"<learner's function {self.name}>"
 
@@ -656,8 +662,12 @@ class AnswerProcess:
             raise NotDefined(f"{name} should be a function, but your notebook makes it a {kind}")
         return StudentFunction(self, name, timeout)
 
-    def _call(self, name: str, args: tuple, kwargs: dict, timeout: float | None) -> Any:
-        """Call the learner's `name`: the decoded result, or a VerdictError."""
+    def _call(
+        self, name: str, args: tuple, kwargs: dict, timeout: float | None, formula=None
+    ) -> Any:
+        """Call the learner's `name` (or, given a check's `formula`, call that formula in the
+        answer process, `name` being the learner's function it drives): the decoded result,
+        or a VerdictError."""
         with self._lock:
             label, top = _label(name), self._depth == 0
             registered_before = set(self._callbacks)
@@ -671,6 +681,8 @@ class AnswerProcess:
                     "args": [self._encode(arg) for arg in args],
                     "kwargs": {str(key): self._encode(value) for key, value in kwargs.items()},
                 }
+                if formula is not None:
+                    message["formula"] = self._encode(formula)
                 reply = self._request(message, label, timeout)
                 if top and self._callback_count > self.max_callbacks:
                     raise TooManyCallbacks(

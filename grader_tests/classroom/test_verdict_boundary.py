@@ -233,6 +233,52 @@ def test_a_formula_in_code_keeps_its_state_and_calls_back_only_when_asked(answer
     assert asked == [1.0, 2.0, 3.0], "called back once per new value, not once per use"
 
 
+DRIVE = """
+def drive(step, x, times):
+    seen = []
+    for _ in range(times):
+        x = step(x)
+        seen.append(x)
+    return seen
+"""
+
+
+@pytest.mark.timeout(30)
+def test_a_formula_run_beside_a_learner_function_is_one_request(answers, monkeypatch):
+    """run_beside: a check's loop over the learner's function runs in the answer process, one
+    request for 300 calls, and returns what the same loop gives here."""
+    from course.expect import Formula, run_beside
+
+    define(answers, "calls = []\ndef halve(x):\n    calls.append(x)\n    return x / 2\n")
+    halve, requests = answers.function("halve"), []
+    send = answers._channel.send
+    monkeypatch.setattr(answers._channel, "send", lambda m, d: (requests.append(m), send(m, d)))
+    drive = Formula(DRIVE, "drive")
+    seen = run_beside(drive, halve, 1.0, 300)
+    assert len(requests) == 1 and requests[0]["op"] == "call", [m["op"] for m in requests]
+    assert seen == drive(lambda x: x / 2, 1.0, 300)
+    monkeypatch.undo()
+    assert len(answers.value("calls")) == 300
+
+
+@pytest.mark.timeout(30)
+def test_a_learner_error_inside_a_formula_run_is_the_learner_error(answers):
+    from course.expect import Formula
+
+    define(answers, "def broken(x):\n    return x / 0\n")
+    with pytest.raises(StudentError) as raised:
+        answers.function("broken").run_beside(Formula(DRIVE, "drive"), 1.0, 3)
+    assert "ZeroDivisionError" in str(raised.value) and "broken" in str(raised.value)
+
+
+@pytest.mark.timeout(30)
+def test_a_formula_call_without_a_formula_is_refused(answers):
+    define(answers, "def f(x):\n    return x\n")
+    message = {"op": "call", "name": "f", "formula": 3, "args": [], "kwargs": {}}
+    reply = answers._request(message, "f", None)
+    assert reply["op"] == "error" and reply["error"]["boundary"] == "bad_request", reply
+
+
 @pytest.mark.timeout(30)
 @pytest.mark.parametrize(
     "source, name", [("lambda: (", "accel"), ("def other(): pass", "accel"), ("x = 1", "x")]
