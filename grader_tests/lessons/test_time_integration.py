@@ -278,6 +278,71 @@ def test_a_stepper_of_a_model_that_is_not_linear_has_no_replica():
     assert stepper.answer_formula() is None
 
 
+ACCEL_SCENES = {
+    "pendulum": dynamics.pendulum(0.7, 2.0),
+    "damped pendulum": dynamics.pendulum(0.3, 0.4, damping=1.5, radius=0.05),
+    "double pendulum": dynamics.double_pendulum(0.5, 0.3, 1.2, 0.4, damping=(0.1, 0.2)),
+    "planar spring": dynamics.planar_spring((300.0, 800.0), (5.0, 20.0), 1.5),
+    "spring": dynamics.spring(400.0, 2.0, 3.0),
+    "cart and block": dynamics.cart_and_block(damping=(0.1, 0.2)),
+}
+
+
+@pytest.mark.parametrize("scene", ACCEL_SCENES)
+def test_accel_formula_is_mj_forwards_qacc_in_numpy(scene):
+    """The checks' accel: NumPy (evaluated beside the learner's step in the grader) that
+    gives mj_forward's qacc to round-off, Coriolis terms of the double pendulum included."""
+    xml = ACCEL_SCENES[scene]
+    formula, mujocos = dynamics.accel_formula(xml), dynamics.accel_function(xml)
+    assert isinstance(formula, expect.Formula)
+    nv = compiled.compile_xml(xml).nv
+    rng = np.random.default_rng(7)
+    for _ in range(50):
+        x, v = rng.uniform(-3, 3, nv), rng.uniform(-8, 8, nv)
+        if nv == 1:
+            x, v = float(x[0]), float(v[0])
+        got, want = formula(x, v), mujocos(x, v)
+        assert type(got) is type(want)
+        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-9)
+
+
+def test_accel_formula_falls_back_to_mujoco_for_a_model_it_cannot_reproduce():
+    """A cart-pole's inertia depends on the pole's angle, which the formula's form (inertia
+    varying with a second hinge only) cannot hold: the callback to mj_forward is used."""
+    xml = """<mujoco><worldbody><body><joint type="slide" axis="1 0 0"/>
+      <geom type="box" size="0.1 0.1 0.1" mass="1"/>
+      <body><joint type="hinge" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 0 0 0.5" size="0.02" mass="0.3"/></body></body>
+    </worldbody></mujoco>"""
+    accel = dynamics.accel_formula(xml)
+    assert not isinstance(accel, expect.Formula)
+    x, v = np.array([0.1, 0.7]), np.array([0.3, -1.0])
+    np.testing.assert_array_equal(accel(x, v), dynamics.accel_function(xml)(x, v))
+
+
+@pytest.mark.timeout(60)
+def test_a_trajectory_beside_the_learners_step_is_the_one_step_by_step():
+    """In the grader, the learner's step runs in an answer process: the trajectory driven
+    there in one request (NumPy accel) equals the one driven call by call with MuJoCo called
+    back, and a step returning one value or None fails with the notebook's messages."""
+    xml = ACCEL_SCENES["double pendulum"]
+    start = (np.array([1.0, -0.5]), np.array([0.3, 0.0]), 0.004, 60)
+    with AnswerProcess(call_timeout=10.0) as answers:
+        assert answers.exec_cell(notebooks.solutions(notebooks.read_lesson(LESSON))["rk4"]).ok
+        step = answers.function("rk4")
+        beside = check._learner_trajectory(step, "rk4", dynamics.accel_formula(xml), *start)
+        by_calls = check._learner_trajectory(step, "rk4", dynamics.accel_function(xml), *start)
+        np.testing.assert_allclose(np.array(beside), np.array(by_calls), rtol=1e-12, atol=1e-12)
+        assert len(beside[0]) == 61
+        assert answers.exec_cell("def one(x, v, accel, h):\n    return x\n").ok
+        assert answers.exec_cell("def none(x, v, accel, h):\n    pass\n").ok
+        formula = dynamics.accel_formula(xml)
+        with pytest.raises(AssertionError, match="should return 2 values"):
+            check._learner_trajectory(answers.function("one"), "one", formula, *start)
+        with pytest.raises(expect.NotAnswered, match="none returned None"):
+            check._learner_trajectory(answers.function("none"), "none", formula, *start)
+
+
 def test_cart_edge_is_set_by_its_stiffer_mode():
     """Undamped, the cart's edge under Euler is 2 over the larger mode frequency of the two
     joints, not 2/w."""

@@ -1,7 +1,8 @@
 """Visible checks for lesson 02, "Time integration and the timestep": the cases the lesson shows.
 
 A step function is checked by driving it with MuJoCo's own accelerations (qacc after
-mj_forward, see course.dynamics.accel_function) and comparing its trajectory with MuJoCo's:
+mj_forward; dynamics.accel_formula, which reproduces them in NumPy to round-off so that the
+grader need not call MuJoCo back at every evaluation) and comparing its trajectory with MuJoCo's:
 mj_step with integrator Euler for the semi-implicit step, RK4 for rk4, and for explicit Euler
 MuJoCo's velocity update with the position moved by mj_integratePos with the velocity from
 before the step. A stability edge is checked by stepping MuJoCo just below and just above it.
@@ -99,9 +100,44 @@ def _row(array_row):
     return float(array_row[0]) if array_row.size == 1 else array_row
 
 
+# The loop of _learner_trajectory as a formula: in the grader it runs beside the learner's
+# step, one request a trajectory (with a NumPy accel, no crossing at all until it returns).
+# It stops at a result that is not a pair, and returns it, wrapped, for the messages here.
+TRAJECTORY = expect.Formula(
+    """
+import warnings
+
+
+def trajectory(step, accel, x, v, h, steps, extra):
+    def copy(value):
+        return value.copy() if isinstance(value, np.ndarray) else value
+
+    xs, vs = [copy(x)], [copy(v)]
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        for _ in range(steps):
+            result = step(x, v, accel, h, *extra)
+            if not isinstance(result, (tuple, list)) or len(result) != 2:
+                return xs, vs, [result]
+            x, v = result
+            xs.append(copy(x))
+            vs.append(copy(v))
+    return xs, vs, None
+""",
+    "trajectory",
+)
+
+
 def _learner_trajectory(step, name, accel, x0, v0, h, steps, c_implicit=None):
     """Positions and velocities from calling the learner's step `steps` times."""
     x, v = _state(x0), _state(v0)
+    if isinstance(accel, expect.Formula):
+        extra = () if c_implicit is None else (c_implicit,)
+        run = _call(expect.run_beside, name, TRAJECTORY, step, accel, x, v, h, steps, extra)
+        xs, vs, stopped = run
+        if stopped is not None:
+            _pair(stopped[0], name)
+        return xs, vs
     xs, vs = [_snapshot(x)], [_snapshot(v)]
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")  # a correct answer that warns keeps its points
@@ -110,12 +146,17 @@ def _learner_trajectory(step, name, accel, x0, v0, h, steps, c_implicit=None):
                 result = _call(step, name, x, v, accel, h)
             else:
                 result = _call(step, name, x, v, accel, h, c_implicit)
-            if result is None:
-                raise expect.NotAnswered(f"{name} returned None: write the body of {name}.")
-            x, v = expect.sequence_of(result, 2, f"{name}(x, v, accel, h)")
+            x, v = _pair(result, name)
             xs.append(_snapshot(x))  # a copy: a step that updates its arrays in place
             vs.append(_snapshot(v))  # must not rewrite the states already recorded
     return xs, vs
+
+
+def _pair(result, name: str):
+    """The (x, v) a step returned; NotAnswered for None, AssertionError for anything else."""
+    if result is None:
+        raise expect.NotAnswered(f"{name} returned None: write the body of {name}.")
+    return expect.sequence_of(result, 2, f"{name}(x, v, accel, h)")
 
 
 def _matches(xs, vs, positions, velocities) -> bool:
@@ -194,7 +235,7 @@ def compare_explicit_euler(explicit_euler, xml: str, steps: int, qpos0, qvel0, w
     h = model.opt.timestep
     want = dynamics.old_velocity_trajectory(model, steps, qpos0, qvel0)
     xs, vs = _learner_trajectory(
-        explicit_euler, "explicit_euler", dynamics.accel_function(model), qpos0, qvel0, h, steps
+        explicit_euler, "explicit_euler", dynamics.accel_formula(model), qpos0, qvel0, h, steps
     )
     if _matches(xs, vs, *want):
         return
@@ -212,7 +253,7 @@ def compare_semi_implicit(semi_implicit_euler, xml: str, steps: int, qpos0, qvel
     model = _scene(xml)
     h = model.opt.timestep
     want = dynamics.trajectory(model, steps, qpos0, qvel0)
-    accel = dynamics.accel_function(model)
+    accel = dynamics.accel_formula(model)
     xs, vs = _learner_trajectory(
         semi_implicit_euler, "semi_implicit_euler", accel, qpos0, qvel0, h, steps
     )
@@ -242,7 +283,7 @@ def compare_implicit_damping(semi_implicit_euler, xml: str, steps: int, qpos0, q
     h = model.opt.timestep
     rates = damping_rates(model)
     want = dynamics.trajectory(model, steps, qpos0, qvel0)
-    accel = dynamics.accel_function(model)
+    accel = dynamics.accel_formula(model)
     xs, vs = _learner_trajectory(
         semi_implicit_euler, "semi_implicit_euler", accel, qpos0, qvel0, h, steps, rates
     )
@@ -274,7 +315,7 @@ def compare_rk4(rk4, xml: str, steps: int, qpos0, qvel0, what: str) -> None:
         raise ValueError("compare_rk4 needs a scene with integrator RK4")
     h = model.opt.timestep
     want = dynamics.trajectory(model, steps, qpos0, qvel0)
-    xs, vs = _learner_trajectory(rk4, "rk4", dynamics.accel_function(model), qpos0, qvel0, h, steps)
+    xs, vs = _learner_trajectory(rk4, "rk4", dynamics.accel_formula(model), qpos0, qvel0, h, steps)
     if _matches(xs, vs, *want):
         return
     hint = HINTS["rk4"]
