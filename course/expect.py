@@ -71,7 +71,9 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__))  # the course package
 def _learners_frame(filename: str) -> bool:
     """Whether a traceback frame is the learner's code (a notebook cell), not this package,
     NumPy or the standard library."""
-    return not filename.startswith((_PACKAGE + os.sep, sys.base_prefix, sys.prefix, "<frozen"))
+    return not filename.startswith(
+        (_PACKAGE + os.sep, sys.base_prefix, sys.prefix, "<frozen", FORMULA_FILE)
+    )
 
 
 def where(error: BaseException) -> str:
@@ -147,6 +149,9 @@ def ready(*functions) -> bool:
     return not missing
 
 
+FORMULA_FILE = "<check formula>"  # a formula's frames: the course's, never the learner's
+
+
 class Formula:
     """A small NumPy function a check hands to the function it tests (an acceleration, say),
     written as one lambda over `np` and named values, or as code that defines `name`:
@@ -163,9 +168,9 @@ class Formula:
         self.source, self.__name__, self.values = source, name, dict(values)
         namespace = {"np": numpy, **self.values}
         if source.lstrip().startswith("lambda"):
-            self._function = eval(source, namespace)
+            self._function = eval(compile(source, FORMULA_FILE, "eval"), namespace)
         else:
-            exec(source, namespace)
+            exec(compile(source, FORMULA_FILE, "exec"), namespace)
             self._function = namespace[name]
 
     def __call__(self, *args, **kwargs):
@@ -188,6 +193,38 @@ def run_beside(formula: Formula, function, *args):
     if callable(beside):
         return beside(formula, *args)
     return formula(function, *args)
+
+
+_STEPPING = """
+import warnings
+
+
+def stepping(step, accel, x, v, h, steps, extra):
+    def copy(value):
+        return value.copy() if isinstance(value, np.ndarray) else value
+
+    xs, vs = [copy(x)], [copy(v)]
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        for _ in range(steps):
+            result = step(x, v, accel, h, *extra)
+            if not isinstance(result, (tuple, list)) or len(result) != 2:
+                return xs, vs, [result]
+            x, v = result
+            xs.append(copy(x))
+            vs.append(copy(v))
+    return xs, vs, None
+"""
+
+
+def trajectory(step, accel, x, v, h: float, steps: int, *extra) -> tuple[list, list, list | None]:
+    """(xs, vs, stopped): the states (x, v) after 0..`steps` calls of a learner's step
+    function, step(x, v, accel, h, *extra) -> (x, v), each state a copy (a step that updates
+    its arrays in place does not rewrite the recorded ones). The loop stops at a result that
+    is not a pair: stopped is [that result], else None. Warnings and floating-point errors
+    are silenced (a correct answer that warns keeps its points). The loop runs beside the
+    step (`run_beside`); with an `accel` that is a Formula nothing crosses until it ends."""
+    return run_beside(Formula(_STEPPING, "stepping"), step, accel, x, v, h, steps, extra)
 
 
 def ok(message: str) -> None:

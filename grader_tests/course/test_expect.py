@@ -65,3 +65,54 @@ def test_while_grading_every_failure_raises_as_it_is():
 def test_non_finite_inertia_is_refused():
     with pytest.raises(AssertionError, match="not all finite"):
         expect.inertia_matches(np.full((3, 3), np.nan), [1, 1, 1], np.eye(3), "inertia")
+
+
+# --------------------------------------------------------------------------------------------
+# A step function's trajectory (expect.trajectory) and formulas' frames
+
+
+def test_trajectory_records_a_copy_of_each_state_and_passes_the_extra_arguments():
+    """A step that updates its arrays in place does not rewrite the recorded states."""
+    calls = []
+
+    def step(x, v, accel, h, rate):
+        calls.append(rate)
+        v += h * accel(x, v)  # in place, on the arrays it was given
+        x += h * v
+        return x, v
+
+    gravity = expect.Formula("lambda x, v: np.array([0.0, -9.81])", "gravity")
+    xs, vs, stopped = expect.trajectory(step, gravity, np.zeros(2), np.zeros(2), 0.1, 3, 0.5)
+    assert stopped is None and calls == [0.5] * 3
+    assert [v[1] for v in vs] == pytest.approx([0.0, -0.981, -1.962, -2.943])
+    assert [x[1] for x in xs] == pytest.approx([0.0, -0.0981, -0.2943, -0.5886])
+
+
+@pytest.mark.parametrize("returned", [None, 1.0, (1.0, 2.0, 3.0)])
+def test_trajectory_stops_at_a_result_that_is_not_a_pair(returned):
+    results = iter([(1.0, 1.0), returned, (9.0, 9.0)])
+    xs, vs, stopped = expect.trajectory(lambda x, v, a, h: next(results), None, 0.0, 0.0, 0.1, 3)
+    assert (xs, vs, stopped) == ([0.0, 1.0], [0.0, 1.0], [returned])
+
+
+def test_trajectory_silences_the_steps_warnings():
+    import warnings
+
+    def step(x, v, accel, h):
+        warnings.warn("a learner's warning", stacklevel=1)
+        return x / 0.0 if isinstance(x, np.ndarray) else np.float64(x) / 0.0, v
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        xs, _, _ = expect.trajectory(step, None, np.ones(1), np.ones(1), 0.1, 2)
+    assert np.isinf(xs[-1]).all()
+
+
+def test_a_formulas_frames_are_never_the_learners():
+    """A formula's frames are the course's: an error inside one names the line that called
+    it (here this test's, standing for a learner's cell), not the formula's own source."""
+    broken = expect.Formula("lambda x, v: x / v", "broken")
+    with pytest.raises(ZeroDivisionError) as raised:
+        broken(1.0, 0.0)
+    told = expect.learners_error(raised.value)
+    assert "broken(1.0, 0.0)" in told and "x / v" not in told, told

@@ -92,63 +92,18 @@ def _state(values):
     return float(array[0]) if array.size == 1 else array
 
 
-def _snapshot(value):
-    return value.copy() if isinstance(value, np.ndarray) else value
-
-
 def _row(array_row):
     return float(array_row[0]) if array_row.size == 1 else array_row
 
 
-# The loop of _learner_trajectory as a formula: in the grader it runs beside the learner's
-# step, one request a trajectory (with a NumPy accel, no crossing at all until it returns).
-# It stops at a result that is not a pair, and returns it, wrapped, for the messages here.
-TRAJECTORY = expect.Formula(
-    """
-import warnings
-
-
-def trajectory(step, accel, x, v, h, steps, extra):
-    def copy(value):
-        return value.copy() if isinstance(value, np.ndarray) else value
-
-    xs, vs = [copy(x)], [copy(v)]
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")
-        for _ in range(steps):
-            result = step(x, v, accel, h, *extra)
-            if not isinstance(result, (tuple, list)) or len(result) != 2:
-                return xs, vs, [result]
-            x, v = result
-            xs.append(copy(x))
-            vs.append(copy(v))
-    return xs, vs, None
-""",
-    "trajectory",
-)
-
-
 def _learner_trajectory(step, name, accel, x0, v0, h, steps, c_implicit=None):
     """Positions and velocities from calling the learner's step `steps` times."""
-    x, v = _state(x0), _state(v0)
-    if isinstance(accel, expect.Formula):
-        extra = () if c_implicit is None else (c_implicit,)
-        run = _call(expect.run_beside, name, TRAJECTORY, step, accel, x, v, h, steps, extra)
-        xs, vs, stopped = run
-        if stopped is not None:
-            _pair(stopped[0], name)
-        return xs, vs
-    xs, vs = [_snapshot(x)], [_snapshot(v)]
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")  # a correct answer that warns keeps its points
-        for _ in range(steps):
-            if c_implicit is None:
-                result = _call(step, name, x, v, accel, h)
-            else:
-                result = _call(step, name, x, v, accel, h, c_implicit)
-            x, v = _pair(result, name)
-            xs.append(_snapshot(x))  # a copy: a step that updates its arrays in place
-            vs.append(_snapshot(v))  # must not rewrite the states already recorded
+    extra = () if c_implicit is None else (c_implicit,)
+    xs, vs, stopped = _call(
+        expect.trajectory, name, step, accel, _state(x0), _state(v0), h, steps, *extra
+    )
+    if stopped is not None:
+        _pair(stopped[0], name)
     return xs, vs
 
 

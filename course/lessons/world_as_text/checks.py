@@ -184,9 +184,10 @@ def combine_parts_inertia(combine_parts, bodies=(TWO_PARTS,)) -> None:
 # Step 3 · the Euler step
 
 
-def _step(semi_implicit_euler, *args):
-    """(x, v) after one of the learner's steps; NotAnswered when it returns nothing."""
-    result = expect.answered(semi_implicit_euler(*args), "semi_implicit_euler(...)")
+def _pair(result):
+    """The (x, v) one of the learner's steps returned; NotAnswered when it returned nothing,
+    AssertionError for anything else that is not a pair."""
+    result = expect.answered(result, "semi_implicit_euler(...)")
     return expect.sequence_of(result, 2, "semi_implicit_euler(...)")
 
 
@@ -207,9 +208,9 @@ def compare_free_fall(semi_implicit_euler, v0, timestep: float, steps: int) -> N
     want = free_fall_positions(v0, timestep, steps)
 
     gravity = expect.Formula("lambda x, v: np.array([0.0, 0.0, -9.81])", "gravity")
-    x, v = np.zeros(3), np.array(v0, dtype=float)
-    for k in range(1, steps + 1):
-        x, v = _step(semi_implicit_euler, x, v, gravity, timestep)
+    x0, v0 = np.zeros(3), np.array(v0, dtype=float)
+    xs, _, stopped = expect.trajectory(semi_implicit_euler, gravity, x0, v0, timestep, steps)
+    for k, x in enumerate(xs[1:], start=1):
         expect.close(
             x,
             want[k],
@@ -219,6 +220,8 @@ def compare_free_fall(semi_implicit_euler, v0, timestep: float, steps: int) -> N
             hint="MuJoCo's Euler updates the velocity first and then moves with the NEW "
             "velocity; moving with the old one is explicit Euler.",
         )
+    if stopped is not None:
+        _pair(stopped[0])
 
 
 @expect.visible_check
@@ -237,12 +240,14 @@ def compare_damped(semi_implicit_euler, mass, damping, timestep, steps, v0) -> N
         scenes.damped_slider(mass, damping, timestep), steps, 0.0, v0
     )
 
+    rate = damping / mass
     gravity_and_damping = expect.Formula(
-        "lambda x, v: -9.81 - rate * v", "gravity_and_damping", rate=damping / mass
+        "lambda x, v: -9.81 - rate * v", "gravity_and_damping", rate=rate
     )
-    x, v = 0.0, v0
-    for k in range(1, steps + 1):
-        x, v = _step(semi_implicit_euler, x, v, gravity_and_damping, timestep, damping / mass)
+    xs, vs, stopped = expect.trajectory(
+        semi_implicit_euler, gravity_and_damping, 0.0, v0, timestep, steps, rate
+    )
+    for k, (x, v) in enumerate(zip(xs[1:], vs[1:], strict=True), start=1):
         expect.close(
             v,
             want_v[k],
@@ -255,6 +260,8 @@ def compare_damped(semi_implicit_euler, mass, damping, timestep, steps, v0) -> N
         expect.close(
             x, want_x[k], f"the position after {k} step(s) with damping", rtol=1e-9, atol=1e-12
         )
+    if stopped is not None:
+        _pair(stopped[0])
 
 
 @expect.visible_check
