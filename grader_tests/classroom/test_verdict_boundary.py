@@ -727,6 +727,14 @@ def test_a_launcher_wraps_the_command_line(tmp_path):
     assert len(seen) == 2 and "-I" in seen[0] and "--site" in seen[0]
 
 
+def run_python(code: str) -> subprocess.CompletedProcess:
+    """code in a Python process of its own, started in the repository."""
+    root = Path(__file__).resolve().parents[2]
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=root
+    )
+
+
 def test_folders_left_by_a_process_that_skips_atexit_are_swept(tmp_path):
     """A grading worker ends with os._exit (multiprocessing), so its atexit never runs: its
     NumPy-only site and an answer process's home stay in /tmp, in folders that record their
@@ -738,10 +746,7 @@ def test_folders_left_by_a_process_that_skips_atexit_are_swept(tmp_path):
         "answers = AnswerProcess().start()\nprint(numpy_only_site())\n"
         "print(answers._workdir, flush=True)\nos._exit(0)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-        cwd=Path(__file__).resolve().parents[2],
-    )  # fmt: skip
+    done = run_python(code)
     site, home = (Path(line) for line in done.stdout.split())
     assert site.is_dir() and home.is_dir(), done.stderr
     for folder in (site.parent, home.parent):
@@ -761,8 +766,5 @@ def test_remove_numpy_only_site_removes_it_and_the_next_call_makes_another():
         "boundary.remove_numpy_only_site()\nagain = boundary.numpy_only_site()\n"
         "print(site.parent.exists(), again != site, (again / 'numpy').is_dir())\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-        cwd=Path(__file__).resolve().parents[2],
-    )  # fmt: skip
+    done = run_python(code)
     assert done.stdout.split() == ["False", "True", "True"], done.stderr
