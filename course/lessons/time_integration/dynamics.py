@@ -561,21 +561,27 @@ class Replica:
     def __call__(self, x, v, accel, h):
         x, v = one(x), one(v)
         if self.state is None or nv == 1 or (x, v) != self.returned:
-            self.state = np.concatenate([np.array(qpos0, dtype=float), np.zeros(nv)])
-        state = self.state.copy()
+            self.state = [float(q) for q in qpos0] + [0.0] * nv
+        state = list(self.state)
         state[0], state[nv] = x, v
         h = float(h)
-        if h not in self.maps:
+        found = self.maps.get(h)
+        if found is None:
             a, b = affine(h)
-            self.maps[h] = np.array(a, dtype=float), np.array(b, dtype=float)
-        a, b = self.maps[h]
-        with np.errstate(all="ignore"):
-            self.state = a @ state + b
-        self.returned = float(self.state[0]), float(self.state[nv])
+            found = self.maps[h] = ([[float(c) for c in row] for row in a], [float(c) for c in b])
+        rows, offsets = found
+        # Plain floats, not NumPy: a few numbers a step, and a bisection takes tens of
+        # thousands of steps. A blown-up state overflows to inf or nan, as in NumPy.
+        self.state = [
+            sum([r * s for r, s in zip(row, state)]) + offset for row, offset in zip(rows, offsets)
+        ]
+        self.returned = self.state[0], self.state[nv]
         return self.returned
 
 
 def one(value):
+    if type(value) is float:
+        return value
     array = np.asarray(value, dtype=float).reshape(-1)
     if array.size != 1:
         raise ValueError("this step takes x and v as single numbers, one joint's")
