@@ -86,6 +86,13 @@ def _lms_options(parser: argparse.ArgumentParser) -> None:
         choices=("canvas", "moodle"),
         help="also write grade files the LMS imports into exports/ (repeatable)",
     )
+    parser.add_argument(
+        "--canvas-assignment",
+        action="append",
+        metavar="LESSON=ID",
+        help="the Canvas assignment a lesson's column of canvas.csv updates (repeatable; kept "
+        "for later runs); without one, Canvas creates a new assignment on import",
+    )
 
 
 def _run_options(parser: argparse.ArgumentParser) -> None:

@@ -4,7 +4,9 @@ Written into exports/ in the course directory after every run:
 - `canvas.csv`: Canvas's gradebook columns (Student, ID, SIS User ID, SIS Login ID, Section)
   and one column per lesson, its points, with Canvas's "Points Possible" row; import it in
   Canvas with Grades > Import (Canvas matches rows by ID, the Canvas user id the download's
-  file names carry, and creates or updates one assignment per lesson column);
+  file names carry). A lesson column headed "<lesson> (<assignment id>)" updates that Canvas
+  assignment; one without an id makes Canvas create a new assignment. The ids come from
+  `--canvas-assignment LESSON=ID` and are kept in the file's header for later runs;
 - `moodle-<lesson>.csv`: Moodle's offline grading worksheet (Identifier, Full name, Email
   address, Grade, Maximum Grade, Feedback comments); in Moodle, open the assignment, View all
   submissions > Grading action: Upload grading worksheet (enable "Offline grading worksheet"
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 from pathlib import Path
 
 from classroom.grading.results import NO_NOTEBOOK, Result
@@ -28,6 +31,7 @@ from classroom.grading.results import NO_NOTEBOOK, Result
 EXPORTS = "exports"
 COPIES_NOTE = "copies"  # the note intake gives a student's second notebook of a lesson
 CANVAS_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
+CANVAS_ASSIGNMENT = re.compile(r"^(?P<lesson>.+) \((?P<id>\d+)\)$")  # "01-world-as-text (123)"
 MOODLE_COLUMNS = [
     "Identifier",
     "Full name",
@@ -63,8 +67,27 @@ def for_lms(results: list[Result]) -> list[Result]:
     return [r for r in results if not any(n.kind == COPIES_NOTE for n in r.notes)]
 
 
-def canvas(results: list[Result], lessons: list[str], folder: Path) -> Path:
-    """exports/canvas.csv: a row per student, a column per lesson."""
+def canvas_ids_before(path: Path) -> dict[str, str]:
+    """{lesson: Canvas assignment id} from the header of a canvas.csv an earlier run wrote."""
+    if not path.is_file():
+        return {}
+    with open(path, newline="", encoding="utf-8") as handle:
+        header = next(csv.reader(handle), [])
+    found = (CANVAS_ASSIGNMENT.match(column) for column in header[len(CANVAS_COLUMNS) :])
+    return {m["lesson"]: m["id"] for m in found if m}
+
+
+def canvas_header(lessons: list[str], ids: dict[str, str]) -> list[str]:
+    """Canvas's columns, each lesson's headed "<lesson> (<id>)" when its id is known."""
+    return CANVAS_COLUMNS + [f"{x} ({ids[x]})" if x in ids else x for x in lessons]
+
+
+def canvas(
+    results: list[Result], lessons: list[str], folder: Path, ids: dict[str, str] | None = None
+) -> Path:
+    """exports/canvas.csv: a row per student, a column per lesson; `ids` ({lesson: Canvas
+    assignment id}) over those the file already had."""
+    ids = {**canvas_ids_before(folder / "canvas.csv"), **(ids or {})}
     by_student: dict[str, dict] = {}
     maxima = {lesson: 0.0 for lesson in lessons}
     for result in for_lms(results):
@@ -78,7 +101,20 @@ def canvas(results: list[Result], lessons: list[str], folder: Path) -> Path:
         row = by_student[student]
         scores = [f"{row[x]:g}" if x in row else "" for x in lessons]
         rows.append([_sortable(row["name"], student), student, "", "", "", *scores])
-    return _write(folder / "canvas.csv", CANVAS_COLUMNS + list(lessons), rows)
+    return _write(folder / "canvas.csv", canvas_header(lessons, ids), rows)
+
+
+def canvas_note(path: Path, lessons: list[str]) -> str | None:
+    """One line when the canvas.csv at path has lesson columns without an assignment id."""
+    ids = canvas_ids_before(path)
+    missing = [lesson for lesson in lessons if lesson not in ids]
+    if not missing:
+        return None
+    return (
+        f"note: {path.name} has no Canvas assignment id for {', '.join(missing)}: on import "
+        "Canvas creates a new assignment for each; to update yours instead, give "
+        "--canvas-assignment LESSON=ID (the number in the assignment's web address)"
+    )
 
 
 def _comment(result: Result) -> str:
@@ -133,14 +169,17 @@ def asked_before(folder: Path, results: list[Result]) -> set[str]:
     return kinds
 
 
-def write_all(root: Path, results: list[Result], lessons: list[str], kinds=()) -> list[Path]:
+def write_all(
+    root: Path, results: list[Result], lessons: list[str], kinds=(), canvas_ids=None
+) -> list[Path]:
     """The per-question files, and the LMS files of `kinds` ("canvas", "moodle") and of the
-    kinds an earlier run wrote for this class (so none keeps a grade the gradebook changed)."""
+    kinds an earlier run wrote for this class (so none keeps a grade the gradebook changed);
+    canvas_ids: {lesson: Canvas assignment id}, given on this run."""
     folder = Path(root) / EXPORTS
     kinds = set(kinds) | asked_before(folder, results)
     written = [questions(results, lesson, folder) for lesson in lessons]
     if "canvas" in kinds:
-        written.append(canvas(results, lessons, folder))
+        written.append(canvas(results, lessons, folder, canvas_ids))
     if "moodle" in kinds:
         written += [moodle(results, lesson, folder) for lesson in lessons]
     return written

@@ -204,6 +204,26 @@ def _due_db(config) -> str | None:
     return None
 
 
+def canvas_ids(pairs, lessons: list[str]) -> dict[str, str]:
+    """{lesson: Canvas assignment id} from --canvas-assignment LESSON=ID; GradeError for a
+    malformed pair or a lesson this run does not grade."""
+    ids = {}
+    for pair in pairs or []:
+        lesson, _, number = pair.partition("=")
+        if not number.isdigit():
+            raise GradeError(
+                f"--canvas-assignment {pair}: give LESSON=ID, ID being the number in the "
+                "Canvas assignment's web address (.../assignments/ID)"
+            )
+        if lesson not in lessons:
+            raise GradeError(
+                f"--canvas-assignment {pair}: {lesson!r} is not a lesson of this run "
+                f"({', '.join(lessons)})"
+            )
+        ids[lesson] = number
+    return ids
+
+
 def _jobs(submissions: list[Job], failed: dict, cell_timeout: int):
     """(jobs for the workers, results known at once: no notebook, or a lesson that failed)."""
     jobs, immediate = [], []
@@ -305,7 +325,9 @@ def grade_class(args, root: Path, config, work: Path, graders) -> tuple[list[Res
     facts.update(_describe_run(args, config, lessons, graders.size, cell_timeout))
     facts["demo"] = bool(args.demo)
     facts["output_root"] = str(out)
-    facts["exports"] = list(args.export or [])
+    facts["canvas_ids"] = canvas_ids(getattr(args, "canvas_assignment", None), lessons)
+    asked = list(args.export or []) + (["canvas"] if facts["canvas_ids"] else [])
+    facts["exports"] = list(dict.fromkeys(asked))  # ids given: canvas.csv is wanted
     context = RunContext(out, maxima, failed, facts)
     if not args.shard:
         if not args.demo:  # the demo class is graded afresh each time
@@ -392,7 +414,12 @@ def write_outputs(root: Path, config, results: list[Result], facts: dict, shard=
     out = output_root(root, facts)
     csv_path, report_path = save_outputs(out, config, everyone, facts)
     lessons = facts.get("lessons") or sorted({r.lesson for r in everyone})
-    written = exports.write_all(out, everyone, lessons, facts.get("exports", ()))
+    canvas_ids = facts.get("canvas_ids") or {}
+    written = exports.write_all(out, everyone, lessons, facts.get("exports", ()), canvas_ids)
+    if any(p.name == "canvas.csv" for p in written):
+        note = exports.canvas_note(out / exports.EXPORTS / "canvas.csv", lessons)
+        if note:
+            print(note, file=sys.stderr)
     course = config.CourseDirectory.course_id
     page = class_report.write(root, everyone, lessons, course, out=out)
     sys.stderr.flush()

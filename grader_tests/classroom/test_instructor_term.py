@@ -194,6 +194,9 @@ def toy(tmp_path_factory) -> Path:
     return toy_course(tmp_path_factory.mktemp("toy") / "course")
 
 
+CANVAS_ASSIGNMENT = "4321"  # the Canvas assignment the toy lesson's column updates
+
+
 @pytest.fixture(scope="module")
 def canvas(toy, tmp_path_factory) -> dict:
     """The Canvas class (lms_downloads.canvas_download), graded with both LMS exports."""
@@ -203,7 +206,7 @@ def canvas(toy, tmp_path_factory) -> dict:
     run = ok(
         grade_cli(
             course, "--zip", str(download), "--export", "canvas", "--export", "moodle",
-            "--workers", "2", "--quiet",
+            "--canvas-assignment", f"{TOY}={CANVAS_ASSIGNMENT}", "--workers", "2", "--quiet",
         )
     )  # fmt: skip
     return {"course": course, "zip": download, "run": run, "base": base}
@@ -595,7 +598,9 @@ def test_canvas_export_matches_the_gradebook(canvas):
     """exports/canvas.csv, Canvas's gradebook columns (Grades > Import)."""
     with open(canvas["course"] / "exports" / "canvas.csv", newline="", encoding="utf-8") as f:
         header, possible, *rows = list(csv.reader(f))
-    assert header == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", TOY]
+    lesson_column = f"{TOY} ({CANVAS_ASSIGNMENT})"  # Canvas updates that assignment
+    assert header == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", lesson_column]
+    assert "no Canvas assignment id" not in canvas["run"].stderr
     assert possible[0].strip() == "Points Possible" and possible[5] == "3", possible
     book = gradebook(canvas["course"])
     assert sorted(row[1] for row in rows) == sorted(book)
@@ -604,6 +609,45 @@ def test_canvas_export_matches_the_gradebook(canvas):
         first, last = CANVAS_NAMES[student]
         assert name == (f"{last}, {first}" if last else first), name
         assert (sis_user, sis_login, section) == ("", "", "")
+
+
+def test_canvas_assignment_ids_are_kept_and_a_column_without_one_is_said(tmp_path):
+    """A later run (no --canvas-assignment) keeps the ids canvas.csv's header has; a lesson
+    column without one gets a one-line note, since Canvas would create a new assignment."""
+    from classroom.grading import exports
+    from classroom.grading.results import GRADED, Result
+
+    def result(student, lesson):
+        return Result(id=0, student=student, lesson=lesson, status=GRADED)
+
+    lessons = ["01-a", "02-b"]
+    path = exports.canvas([result("7", "01-a")], lessons, tmp_path, {"01-a": "55"})
+    assert canvas_header(path) == exports.CANVAS_COLUMNS + ["01-a (55)", "02-b"]
+    note = exports.canvas_note(path, lessons)
+    assert "02-b" in note and "01-a" not in note and "--canvas-assignment" in note
+    exports.canvas([result("7", "02-b")], lessons, tmp_path)
+    assert canvas_header(path)[-2:] == ["01-a (55)", "02-b"], "the id was lost"
+    exports.canvas([result("7", "02-b")], lessons, tmp_path, {"02-b": "56", "01-a": "57"})
+    assert canvas_header(path)[-2:] == ["01-a (57)", "02-b (56)"]
+    assert exports.canvas_note(path, lessons) is None
+
+
+def canvas_header(path: Path) -> list[str]:
+    with open(path, newline="", encoding="utf-8") as handle:
+        return next(csv.reader(handle))
+
+
+@pytest.mark.parametrize(
+    "pair, says",
+    [("01-a=12x", "give LESSON=ID"), ("01-a", "give LESSON=ID"), ("09-z=12", "not a lesson")],
+)
+def test_a_bad_canvas_assignment_is_refused_in_one_line(pair, says):
+    from classroom.grading.run import canvas_ids
+    from classroom.grading.staging import GradeError
+
+    assert canvas_ids(["01-a=12", "02-b=13"], ["01-a", "02-b"]) == {"01-a": "12", "02-b": "13"}
+    with pytest.raises(GradeError, match=says):
+        canvas_ids([pair], ["01-a", "02-b"])
 
 
 def test_moodle_export_matches_the_gradebook(moodle):
