@@ -410,9 +410,11 @@ def hostile_class(tmp_path_factory):
     for fixture in hostile.CORPUS:
         hostile.write_student(root / "submitted", fixture.name, fixture.build(context))
     before, since = snapshot(root), boot_seconds()
+    tmp_before = set(tmp_folders())
     try:
         done = run_grade(root)
         after_run = snapshot(root)
+        tmp_after = sorted(set(tmp_folders()) - tmp_before)
         left_at_end = settled_processes(root, since, context.token)
         time.sleep(PERSIST_GRACE)
         left_later = run_processes(root, since, context.token)
@@ -432,6 +434,7 @@ def hostile_class(tmp_path_factory):
         "left_at_end": left_at_end,
         "left_later": left_later,
         "traces": traces,
+        "tmp_after": tmp_after,
         "rows": csv_rows(root),
         "scores": cell_scores(root),
         "journal": journal(root),
@@ -539,6 +542,13 @@ def test_no_process_survives_the_run(hostile_class):
 
 
 @pytest.mark.timeout(RUN_TIMEOUT)
+def test_the_run_leaves_no_folder_in_tmp(hostile_class):
+    """Every sandbox, answer process home and NumPy-only site the run made in /tmp is gone
+    when the command returns (workers end without atexit: they remove theirs themselves)."""
+    assert not hostile_class["tmp_after"], hostile_class["tmp_after"]
+
+
+@pytest.mark.timeout(RUN_TIMEOUT)
 @pytest.mark.parametrize("name", [fixture.name for fixture in hostile.CORPUS])
 def test_every_attack_ran_and_none_reached(hostile_class, name):
     """The fixture's attacks ran in the kernel, and none of them says it worked."""
@@ -611,11 +621,18 @@ def outputs_digest(root: Path, student: str) -> dict:
     }
 
 
+def tmp_folders() -> list[str]:
+    """The folders the grader makes in /tmp (sandboxes, answer homes, NumPy-only sites)."""
+    from classroom import sandbox
+
+    return [str(p) for p in Path("/tmp").glob(f"{sandbox.FOLDER_PREFIX}*")]
+
+
 def orphaned_sandbox_folders() -> list[str]:
     """The sandbox folders in /tmp whose maker is dead (from a killed run)."""
     from classroom import sandbox
 
-    folders = [str(p) for p in Path("/tmp").glob(f"{sandbox.FOLDER_PREFIX}*")]
+    folders = tmp_folders()
     return [f for f in folders if (Path(f) / sandbox.OWNER_FILE).exists() and sandbox._left_over(f)]
 
 
