@@ -223,8 +223,38 @@ def trajectory(step, accel, x, v, h: float, steps: int, *extra) -> tuple[list, l
     its arrays in place does not rewrite the recorded ones). The loop stops at a result that
     is not a pair: stopped is [that result], else None. Warnings and floating-point errors
     are silenced (a correct answer that warns keeps its points). The loop runs beside the
-    step (`run_beside`); with an `accel` that is a Formula nothing crosses until it ends."""
-    return run_beside(Formula(_STEPPING, "stepping"), step, accel, x, v, h, steps, extra)
+    step (`run_beside`); with an `accel` that is a Formula nothing crosses until it ends.
+
+    In the grader the loop runs in the learner's own process, where their code could reach
+    into it (its frame, its lists): what comes back is taken only in the loop's own shape, a
+    state for each step or the result that stopped it, else AssertionError (no points)."""
+    run = run_beside(Formula(_STEPPING, "stepping"), step, accel, x, v, h, steps, extra)
+    return _as_the_loop_left_it(run, steps)
+
+
+def _is_pair(value) -> bool:
+    return _isinstance(value, (tuple, list)) and _len(value) == 2
+
+
+def _as_the_loop_left_it(run, steps: int) -> tuple[list, list, list | None]:
+    """The stepping loop's (xs, vs, stopped), if it has the shape the loop gives it."""
+    try:
+        xs, vs, stopped = run
+        whole = _isinstance(xs, list) and _isinstance(vs, list) and _len(xs) == _len(vs)
+        if stopped is None:
+            whole = whole and _len(xs) == steps + 1
+        else:
+            stopped_early = _isinstance(stopped, list) and _len(stopped) == 1
+            whole = whole and stopped_early and 1 <= _len(xs) <= steps
+            whole = whole and not _is_pair(stopped[0])
+    except (TypeError, ValueError):
+        whole = False
+    if not whole:
+        raise AssertionError(
+            "The check's loop over your step function came back altered (states missing or "
+            "added): this check earns nothing. Let your step return (x, v) and touch nothing else."
+        )
+    return xs, vs, stopped
 
 
 def ok(message: str) -> None:

@@ -261,6 +261,43 @@ def test_a_formula_run_beside_a_learner_function_is_one_request(answers, monkeyp
     assert len(answers.value("calls")) == 300
 
 
+REACHES_INTO_THE_LOOP = """
+import sys
+
+
+class Odd(tuple):
+    def __len__(self):
+        return 3
+
+
+def cuts(x, v, accel, h):
+    for name in ("xs", "vs"):
+        del sys._getframe(1).f_locals[name][1:]  # the loop's own lists: states dropped
+    return x + h * v, v
+
+
+def stops(x, v, accel, h):
+    return Odd((x, v))  # a pair the loop takes for a stop, to end the run with one state
+"""
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("name", ["cuts", "stops"])
+def test_a_step_that_reaches_into_the_checks_loop_earns_nothing(answers, name):
+    """expect.trajectory runs its loop in the learner's process; a step that shortens the
+    loop's lists, or ends it early with what arrives as a pair, would leave the check fewer
+    states to compare: the trusted side refuses any result not in the loop's own shape."""
+    from course import expect
+
+    define(answers, REACHES_INTO_THE_LOOP)
+    with pytest.raises(AssertionError, match="came back altered"):
+        expect.trajectory(answers.function(name), None, 1.0, 0.0, 0.01, 50)
+    honest = "def honest(x, v, accel, h):\n    return x + h * v, v\n"
+    define(answers, honest)
+    xs, vs, stopped = expect.trajectory(answers.function("honest"), None, 1.0, 0.5, 0.1, 4)
+    assert stopped is None and xs == pytest.approx([1.0, 1.05, 1.1, 1.15, 1.2]) and vs[-1] == 0.5
+
+
 @pytest.mark.timeout(30)
 def test_a_learner_error_inside_a_formula_run_is_the_learner_error(answers):
     from course.expect import Formula

@@ -343,6 +343,25 @@ def test_a_trajectory_beside_the_learners_step_is_the_one_step_by_step():
             check._learner_trajectory(answers.function("none"), "none", formula, *start)
 
 
+@pytest.mark.timeout(60)
+def test_an_rk4_that_shortens_the_checks_loop_fails_its_verdict():
+    """The solution's rk4, plus a reach into the loop that drives it in the answer process
+    (its recorded states cut to one): the comparison with mj_step, which would have nothing
+    left to compare, fails instead."""
+    cutting = (
+        "import sys\n_rk4 = rk4\n\n\ndef rk4(x, v, accel, h):\n"
+        "    for name in ('xs', 'vs'):\n        del sys._getframe(1).f_locals[name][1:]\n"
+        "    return _rk4(x, v, accel, h)\n"
+    )
+    xml = dynamics.double_pendulum(timestep=0.004, integrator="RK4")
+    with AnswerProcess(call_timeout=10.0) as answers:
+        assert answers.exec_cell(notebooks.solutions(notebooks.read_lesson(LESSON))["rk4"]).ok
+        check.compare_rk4(answers.function("rk4"), xml, 30, (1.0, -0.5), (0.0, 0.0), "it")
+        assert answers.exec_cell(cutting).ok
+        with pytest.raises(AssertionError, match="came back altered"):
+            check.compare_rk4(answers.function("rk4"), xml, 30, (1.0, -0.5), (0.0, 0.0), "it")
+
+
 def test_cart_edge_is_set_by_its_stiffer_mode():
     """Undamped, the cart's edge under Euler is 2 over the larger mode frequency of the two
     joints, not 2/w."""
