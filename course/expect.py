@@ -195,7 +195,8 @@ def run_beside(formula: Formula, function, *args):
     return formula(function, *args)
 
 
-_STEPPING = """
+_STEPPING = Formula(
+    """
 import warnings
 
 
@@ -214,7 +215,9 @@ def stepping(step, accel, x, v, h, steps, extra):
             xs.append(copy(x))
             vs.append(copy(v))
     return xs, vs, None
-"""
+""",
+    "stepping",
+)  # built once: trajectory runs it for every check of a step function
 
 
 def trajectory(step, accel, x, v, h: float, steps: int, *extra) -> tuple[list, list, list | None]:
@@ -228,7 +231,7 @@ def trajectory(step, accel, x, v, h: float, steps: int, *extra) -> tuple[list, l
     In the grader the loop runs in the learner's own process, where their code could reach
     into it (its frame, its lists): what comes back is taken only in the loop's own shape, a
     state for each step or the result that stopped it, else AssertionError (no points)."""
-    run = run_beside(Formula(_STEPPING, "stepping"), step, accel, x, v, h, steps, extra)
+    run = run_beside(_STEPPING, step, accel, x, v, h, steps, extra)
     return _as_the_loop_left_it(run, steps)
 
 

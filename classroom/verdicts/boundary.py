@@ -534,8 +534,8 @@ class AnswerProcess:
             return self
 
     def _spawn(self, command: list[str]) -> None:
-        self._owned = Path(_owned_folder())  # swept by a later run if the grader is killed
-        self._workdir = self._owned / "home"
+        # its parent is swept by a later run if the grader is killed
+        self._workdir = Path(_owned_folder()) / "home"
         self._workdir.mkdir(mode=0o700)
         env = dict(CHILD_ENV, HOME=str(self._workdir))
         if self.spawner is not None:
@@ -609,7 +609,7 @@ class AnswerProcess:
         if self._stderr is not None:
             self._stderr.thread.join(timeout=1.0)
         if self._workdir is not None:
-            shutil.rmtree(self._owned, ignore_errors=True)
+            shutil.rmtree(self._workdir.parent, ignore_errors=True)
             self._workdir = None
 
     # -- requests
