@@ -22,16 +22,17 @@ test's message says in one sentence that it must compute from its arguments.
 
 from __future__ import annotations
 
+import os
 import time
 
 from nbformat.notebooknode import NotebookNode
 from nbgrader.preprocessors import NbGraderPreprocessor
-from traitlets import Bool, Float, Integer
+from traitlets import Bool, Float, Integer, Unicode
 
 from classroom.grading.results import record_note
 from classroom.notebooks import grade_id, is_locked, is_test
 from classroom.preprocessors.settings import setting
-from classroom.verdicts import boundary, trusted
+from classroom.verdicts import boundary, cases, trusted
 
 VERDICT_KEY = "verdict"  # cell.metadata["classroom"]["verdict"]: for the feedback
 PREDICTION_PREFIX = "predict_"  # predict-first answers: recorded, never scored
@@ -53,12 +54,20 @@ class DecideVerdicts(NbGraderPreprocessor):
         "answer server imported once, classroom.zygote); False: a new interpreter each time.",
     )
     slot = setting(Integer, 0, "The sandbox slot (see classroom.sandbox).")
+    secret_file = setting(
+        Unicode,
+        "",
+        "The file of the course secret that hidden cases are drawn from (made on first use); "
+        "empty: .grading/cases-secret in the course directory.",
+    )
 
     def preprocess(self, nb, resources):
         from course import expect
 
-        expect.grading(True)  # in the grader a check is strict: an unwritten answer fails
         info = resources["nbgrader"]
+        # In the grader a check is strict (an unwritten answer fails), and hidden tests draw
+        # this submission's own cases.
+        expect.grading(True, hidden_seed=self._hidden_seed(nb, info))
         lesson = trusted.from_gradebook(info["db_url"], info["assignment"], info["notebook"])
         base = trusted.setup_namespace(lesson)
         self._deadline = time.monotonic() + self.budget
@@ -87,6 +96,20 @@ class DecideVerdicts(NbGraderPreprocessor):
         finally:
             close_answer_process(answers, held)
         return nb, resources
+
+    def _hidden_seed(self, nb, info: dict) -> tuple[int, ...]:
+        """The seed of this submission's hidden cases (classroom.verdicts.cases)."""
+        path = self.secret_file or cases.secret_path(self._course_root())
+        digest = cases.learner_digest(nb.cells)
+        student = str(info.get("student") or "")
+        return cases.submission_seed(
+            cases.secret(path), student, info["assignment"], info["notebook"], digest
+        )
+
+    def _course_root(self) -> str:
+        """The course directory nbgrader grades in (its configuration's, else the cwd)."""
+        root = self.config.get("CourseDirectory", {}).get("root")
+        return root if isinstance(root, str) and root else os.getcwd()
 
     # the answer process ---------------------------------------------------------------------
 
