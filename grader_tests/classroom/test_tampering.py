@@ -32,7 +32,13 @@ BY_ID = {tamper.id: tamper for tamper in FIXTURES}
 BOTH_ROUTES = ("code-swap-blank", "walk-replace-complete", "helper-solid-inertia")
 REACHING = ("source", "classmate")  # the tricks that look for other files
 # What grading writes in the course directory besides each submission's own output.
-GRADER_FILES = ("gradebook.db", "gradebook.db-journal", "nbgrader-autograde.log")
+# .grading/cases-secret: the course secret hidden cases are drawn from, made on first use.
+GRADER_FILES = (
+    "gradebook.db",
+    "gradebook.db-journal",
+    "nbgrader-autograde.log",
+    ".grading/cases-secret",
+)
 
 
 def _params(fixtures):
