@@ -413,12 +413,24 @@ def seccomp_program() -> bytes | None:
 # --------------------------------------------------------------------------------------------
 # The launcher: limits, staged folders and the uid, then bwrap
 
-# Run as `python -I -S -c LAUNCHER spec`: in a private mount namespace (root only) bind each
-# staged folder onto its mount point, set the limits, drop to the slot's uid, exec bwrap
-# (with the seccomp filter on a pipe).
+# Run as `python -I -S -c LAUNCHER spec`: keep no descriptor of the grader's but the standard
+# streams, and those only when they are pipes or sockets (else /dev/null: never a log file or a
+# terminal); in a private mount namespace (root only) bind each staged folder onto its mount
+# point, set the limits, drop to the slot's uid, exec bwrap (with the seccomp filter on a pipe).
 LAUNCHER = r"""
-import ctypes, json, os, resource, sys
+import ctypes, json, os, resource, stat, sys
 spec = json.loads(sys.argv[1])
+for fd in (0, 1, 2):
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:  # closed
+        mode = 0
+    if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
+        null = os.open("/dev/null", os.O_RDWR)
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+os.closerange(3, max(resource.getrlimit(resource.RLIMIT_NOFILE)[1], 1 << 16))
 MS_BIND, MS_REC, MS_PRIVATE = 4096, 16384, 1 << 18
 if spec["stage"]:
     libc = ctypes.CDLL(None, use_errno=True)
@@ -860,6 +872,9 @@ class SandboxedKernelManager(IpcKernelManager):
         box.prepare_writable()
         # The launcher's own folder and environment, outside (bwrap clears the environment).
         kw["cwd"] = box.directory
+        # Nothing of the grader's streams (a worker's are its log): the kernel's output
+        # reaches the grader only through the protocol.
+        kw["stdin"] = kw["stdout"] = kw["stderr"] = subprocess.DEVNULL
         kw["env"] = {"PATH": os.environ.get("PATH", os.defpath)}
         await super()._async_launch_kernel(box.command(argv, env), **kw)
 

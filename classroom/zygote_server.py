@@ -101,7 +101,7 @@ def _become(request: dict, fds: list[int], spec: dict, kernel_path: list[str]) -
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
         null = os.open("/dev/null", os.O_RDWR)
-        streams = fds if len(fds) == 3 else [null, 2, 2]
+        streams = fds if len(fds) == 3 else [null, null, null]  # never the zygote's stderr
         for target, source in enumerate(streams):
             os.dup2(source, target)
         os.closerange(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0])

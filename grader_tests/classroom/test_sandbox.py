@@ -658,3 +658,85 @@ def test_a_sandbox_records_its_maker():
         assert owner == [str(os.getpid()), sandbox._started(os.getpid())]
         sandbox.sweep_left_over()  # in /tmp, where this live sandbox's folder is
         assert os.path.isdir(box.directory)
+
+
+# --------------------------------------------------------------------------------------------
+# Nothing of the host reaches a sandboxed process but its own pipes (issue 26, hole 2)
+
+# What a descriptor of a sandboxed process may refer to: a pipe or socket it was given (or
+# made), an anonymous inode (eventfd, epoll: ZeroMQ's), /dev/null, or a file of its own
+# writable places inside.
+OWN_FD_TARGETS = ("pipe:", "socket:", "anon_inode:", "/dev/null")
+OWN_FD_PLACES = ("/tmp/", "/dev/shm/", f"{NOTEBOOK_DIR}/", f"{sandbox.KERNEL_DIR}/")
+
+
+@pytest.fixture(scope="module")
+def fd_listings(tmp_path_factory):
+    """The descriptors of a cold and a warm kernel and answer process, started by a process
+    whose stdout, stderr and one more descriptor are its log, as a grading worker's are."""
+    require_sandbox()
+    folder = tmp_path_factory.mktemp("fds") / ".grading" / "staging-x"
+    (folder / "logs").mkdir(parents=True)
+    log, result = folder / "logs" / "worker-0.log", folder / "fds.json"
+    script = REPO / "grader_tests" / "support" / "fd_listing.py"
+    done = subprocess.run(
+        [sys.executable, str(script), str(log), str(result), "941"],
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0 and result.exists(), log.read_text()[-3000:] + done.stderr
+    return json.loads(result.read_text())
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize(
+    "kind", ["cold kernel", "warm kernel", "cold answer process", "warm answer process"]
+)
+def test_a_sandboxed_process_holds_no_descriptor_of_the_host(kind, fd_listings):
+    """Kernels and answer processes, cold and warm, hold only pipes, sockets, /dev/null and
+    their own files: never the worker's log, nor any path of the host."""
+    found = fd_listings[kind]
+    log = fd_listings["log"]
+    assert {"0", "1", "2"} <= set(found), found
+    problems = []
+    for fd, (target, dev, ino) in sorted(found.items(), key=lambda item: int(item[0])):
+        if [dev, ino] == log:
+            problems.append(f"fd {fd} is the worker's log ({target})")
+        elif ".grading" in target or "worker-0.log" in target:
+            problems.append(f"fd {fd} names a host path: {target}")
+        elif not (target.startswith(OWN_FD_TARGETS) or target.startswith(OWN_FD_PLACES)):
+            problems.append(f"fd {fd} is {target}, not one of its own")
+    assert not problems, f"{kind}: " + "; ".join(problems)
+
+
+@pytest.mark.timeout(60)
+def test_the_launcher_hands_on_only_pipes_and_sockets(tmp_path):
+    """Started with a host file as stdout and one more inheritable descriptor of it, the
+    sandboxed process holds neither: stdout is /dev/null, and nothing was written there."""
+    require_sandbox()
+    log = tmp_path / ".grading" / "worker-0.log"
+    log.parent.mkdir()
+    listing = "import os\nfor n in os.listdir('/proc/self/fd'):\n"
+    listing += "    try: print(n, os.readlink(f'/proc/self/fd/{n}'), file=sys.stderr)\n"
+    listing += "    except OSError: pass\nprint('written to stdout')\n"
+    with open(log, "w") as handle, Sandbox(slot=942) as box:
+        extra = os.dup(handle.fileno())
+        try:
+            process = box.popen(
+                [sys.executable, "-c", "import sys\n" + listing],
+                stdout=handle,
+                stderr=subprocess.PIPE,
+                pass_fds=(extra,),
+                text=True,
+            )
+            _, err = process.communicate(timeout=30)
+        finally:
+            os.close(extra)
+    held = dict(line.split(" ", 1) for line in err.strip().splitlines())
+    assert process.returncode == 0, err
+    assert held.get("1") == "/dev/null", held
+    assert str(extra) not in held and not any(".grading" in t for t in held.values()), held
+    assert log.read_text() == ""
