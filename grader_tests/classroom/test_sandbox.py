@@ -27,7 +27,6 @@ from sandbox_required import require_sandbox
 from classroom import sandbox
 from classroom.sandbox import (
     NOTEBOOK_DIR,
-    SLOT_UID_BASE,
     GiB,
     Limits,
     MiB,
@@ -44,7 +43,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def outer_uid(slot: int) -> int:
     """The uid a sandbox of slot runs as, seen from outside."""
-    return SLOT_UID_BASE + slot if os.geteuid() == 0 else os.getuid()
+    return sandbox.slot_uid(slot) if os.geteuid() == 0 else os.getuid()
 
 
 def run_python(code: str, *, timeout: float = 30, **kw) -> subprocess.CompletedProcess:
@@ -740,3 +739,79 @@ def test_the_launcher_hands_on_only_pipes_and_sockets(tmp_path):
     assert held.get("1") == "/dev/null", held
     assert str(extra) not in held and not any(".grading" in t for t in held.values()), held
     assert log.read_text() == ""
+
+
+# --------------------------------------------------------------------------------------------
+# Slot uids leased machine-wide (issue 26, hole 3)
+
+# Takes COUNT leases among the uids [FIRST, END), waiting at most WAIT seconds for each,
+# prints them on one line and holds them until its stdin closes.
+HOLDER = """
+import sys
+from classroom import sandbox
+first, end, count, wait = map(float, sys.argv[1:])
+uids = range(int(first), int(end))
+leases = [sandbox.take_lease(uids, wait=wait) for _ in range(int(count))]
+print(" ".join(str(lease.uid) for lease in leases), flush=True)
+sys.stdin.read()
+"""
+LEASE_TEST_UIDS = range(sandbox.SLOT_UIDS[-8], sandbox.SLOT_UIDS[-4])  # no test slot's
+
+
+def lease_holder(count: int, wait: float) -> tuple[subprocess.Popen, set[int]]:
+    """A process holding `count` leases of LEASE_TEST_UIDS, and their uids (empty when it
+    could not take them: it has ended then)."""
+    first, end = LEASE_TEST_UIDS[0], LEASE_TEST_UIDS[-1] + 1
+    process = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(first), str(end), str(count), str(wait)],
+        cwd=REPO,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    line = process.stdout.readline()
+    return process, {int(uid) for uid in line.split()}
+
+
+@pytest.mark.timeout(60)
+def test_two_processes_never_lease_one_uid_and_a_killed_ones_are_free_again():
+    """Two processes lease disjoint uids; a third finds none, waits, and says so in one line;
+    once a holder is killed (SIGKILL), its uids can be leased again."""
+    if os.geteuid() != 0:
+        pytest.skip("slot uids are leased only when the grader is root")
+    first, first_uids = lease_holder(2, wait=5)
+    second, second_uids = lease_holder(2, wait=5)
+    try:
+        assert len(first_uids) == len(second_uids) == 2, (first_uids, second_uids)
+        assert not first_uids & second_uids
+        assert first_uids | second_uids == set(LEASE_TEST_UIDS)
+        third, third_uids = lease_holder(1, wait=1)
+        _, err = third.communicate(timeout=30)
+        assert not third_uids and third.returncode != 0
+        said = err.strip().splitlines()
+        assert "waiting" in said[0] and len(said) >= 2, err
+        assert str(LEASE_TEST_UIDS[0]) in said[-1] and str(LEASE_TEST_UIDS[-1]) in said[-1]
+        first.kill()
+        first.wait(timeout=10)
+        fourth, fourth_uids = lease_holder(2, wait=10)
+        fourth.stdin.close()
+        fourth.wait(timeout=10)
+        assert fourth_uids == first_uids
+    finally:
+        for process in (first, second):
+            process.kill()
+            process.wait(timeout=10)
+
+
+@pytest.mark.timeout(30)
+def test_each_slot_of_a_process_has_a_uid_of_its_own():
+    """Two slots of one process run as two uids, each slot always as the same one."""
+    require_sandbox()
+    with Sandbox(slot=943) as a, Sandbox(slot=944) as b, Sandbox(slot=943) as again:
+        assert a.uid == again.uid
+        assert a.uid != b.uid or os.geteuid() != 0
+        if os.geteuid() == 0:
+            assert {a.uid, b.uid} <= set(sandbox.SLOT_UIDS)
+        else:
+            assert a.uid == b.uid == os.getuid()
