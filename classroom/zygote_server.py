@@ -20,7 +20,8 @@ with the same uid:
   keeps the default action, so SIGKILL, SIGSTOP, SIGTERM do nothing to it; it ignores SIGINT
   and only wakes up on SIGCHLD;
 - its control channel is fd 0, a SOCK_SEQPACKET socket to the grader; every child drops it
-  (and every other descriptor but those handed over) before any learner code runs;
+  (and every other descriptor but those handed over: an answer process's pipes, else
+  /dev/null as stdin, stdout and stderr) before any learner code runs;
 - it reads nothing a submission can write: its sys.path holds read-only folders only, and it
   imports nothing after the preload.
 
