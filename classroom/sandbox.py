@@ -63,6 +63,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -623,6 +624,7 @@ def _account_of(uid: int) -> str | None:
 
 
 _LEASES: dict[int, UidLease] = {}  # slot -> this process's lease for it
+_LEASES_LOCK = threading.Lock()  # a worker's threads start sandboxes of one slot
 
 
 def slot_uid(slot: int) -> int:
@@ -630,15 +632,17 @@ def slot_uid(slot: int) -> int:
     process on first use (`take_lease`) and held until it ends or `release_slot`, so that
     no other run, and no other process of this one, uses it meanwhile. A forked child
     takes its own (its parent's stay its parent's)."""
-    lease = _LEASES.get(slot)
-    if lease is None or lease.pid != os.getpid():
-        _LEASES[slot] = lease = take_lease()
-    return lease.uid
+    with _LEASES_LOCK:
+        lease = _LEASES.get(slot)
+        if lease is None or lease.pid != os.getpid():
+            _LEASES[slot] = lease = take_lease()
+        return lease.uid
 
 
 def release_slot(slot: int) -> None:
     """Give slot's uid back now (its sandboxes must be gone)."""
-    lease = _LEASES.pop(slot, None)
+    with _LEASES_LOCK:
+        lease = _LEASES.pop(slot, None)
     if lease is not None:
         lease.release()
 
