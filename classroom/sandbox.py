@@ -162,8 +162,8 @@ def require() -> None:
     if reason is not None:
         raise SandboxUnavailable(
             f"the sandbox that grading runs learners' code in cannot start here: {reason}. "
-            "Grade on Linux with user namespaces, or pass --unsandboxed (learners' code then "
-            "runs with your rights)"
+            "Mend that and grade again (--unsandboxed is only for notebooks you trust: "
+            "learners' code then runs with your rights)"
         )
 
 
@@ -179,7 +179,31 @@ def _explain_failure(stderr: str) -> str:
         )
     if "proc" in last and "Operation not permitted" in last:
         return f"this machine (a container?) does not let the sandbox mount /proc: {last}"
+    private = _private_folder_named(last) if "Permission denied" in last else None
+    if private is not None:
+        folder, mode = private
+        return (
+            f"the sandbox's user cannot pass {folder} (mode {mode:04o}, no search permission "
+            f"for other users): {last}. Grade from a copy of the course outside {folder}, "
+            f"or let other users pass it: chmod o+x {folder}"
+        )
     return f"the sandbox does not start: {last}"
+
+
+def _private_folder_named(line: str) -> tuple[str, int] | None:
+    """(the first folder, from /, that other users cannot pass, its mode) on the way to an
+    absolute path named in line; None when no such path or folder."""
+    for path in re.findall(r"/[^\s:'\"]+", line):
+        folder = "/"
+        for part in os.path.normpath(path).split(os.sep)[1:-1]:
+            folder = os.path.join(folder, part)
+            try:
+                mode = stat.S_IMODE(os.stat(folder).st_mode)
+            except OSError:
+                break
+            if not mode & 0o001:
+                return folder, mode
+    return None
 
 
 # --------------------------------------------------------------------------------------------
@@ -444,7 +468,10 @@ if spec.get("seccomp"):  # bwrap reads the filter from a pipe and applies it to 
     os.close(write)
     os.set_inheritable(read, True)
     argv = [argv[0], "--seccomp", str(read), *argv[1:]]
-os.execv(argv[0], argv)
+try:
+    os.execv(argv[0], argv)
+except OSError as error:  # said with the path: the message names the folder in the way
+    sys.exit(f"sandbox launcher: cannot run {argv[0]}: {error.strerror}")
 """
 
 

@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -79,3 +80,25 @@ def test_grading_from_a_course_in_a_private_folder_grades_every_student(tmp_path
     assert found == {"complete": ("graded", every), "blank": ("graded", 0.0)}, (
         f"{found}\n{run.stdout}\n{run.stderr[-4000:]}"
     )
+
+
+@pytest.mark.timeout(30)
+def test_a_sandbox_stopped_by_a_private_folder_names_it_and_the_fix(monkeypatch):
+    """When the launcher cannot run what lies in a private folder, the reason names that
+    folder and how to mend it, and `require` puts the fix before --unsandboxed."""
+    from classroom import sandbox
+
+    private = tempfile.mkdtemp(dir="/tmp")  # /tmp lets everyone pass; this folder does not
+    try:
+        os.chmod(private, 0o750)
+        stderr = f"sandbox launcher: cannot run {private}/env/bin/bwrap: Permission denied\n"
+        reason = sandbox._explain_failure(stderr)
+        assert f"cannot pass {private} " in reason and f"chmod o+x {private}" in reason, reason
+        monkeypatch.setattr(sandbox, "probe", lambda: reason)
+        with pytest.raises(sandbox.SandboxUnavailable) as raised:
+            sandbox.require()
+        message = str(raised.value)
+        assert message.index("chmod o+x") < message.index("--unsandboxed"), message
+        assert "user namespaces" not in message, message  # not what stopped it
+    finally:
+        os.rmdir(private)
