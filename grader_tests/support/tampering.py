@@ -60,6 +60,7 @@ TRICKS = {
     "nan": "not a number where a comparison never looks (beyond issue 11's list)",
     "descriptors": "write into every descriptor the kernel holds; the next submission of the "
     "worker reads every one it holds (the worker's log, issue 26)",
+    "sabotage": "a sandbox left unresettable, then its process killed (issue 26, beyond 11)",
 }
 
 
@@ -652,6 +653,20 @@ HELPER_BODIES = {
 """,
 }
 
+# The sandbox sabotaged: a folder in /tmp that the sandbox's own uid cannot empty (a file in a
+# folder without write permission), then the process kills itself. So in the kernel and in the
+# answer process alike: neither sandbox can be made as new for a restart, which must go on in
+# another (a fresh zygote, a cold sandbox) and grade what the submission did.
+UNDELETABLE_TMP_THEN_KILLED = """
+import os
+import signal
+
+os.makedirs("/tmp/stuck/inner", exist_ok=True)
+open("/tmp/stuck/inner/kept", "w").close()
+os.chmod("/tmp/stuck/inner", 0o500)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
 # Numbers where they are easy and "not a number" where the comparison is hard: the inertia.
 NAN_BODIES = {
     "solid_inertia": """
@@ -874,6 +889,17 @@ def _lesson_01() -> list[Tamper]:
     for gid, total, loses, doc in HELPER_CALLS_01:
         fixtures.append(_helper(L01, gid, total, loses, f"{gid} {doc}"))
     fixtures += _descriptors()
+    fixtures.append(
+        Tamper(
+            "sabotaged-answer-process",
+            L01,
+            "sabotage",
+            "an undeletable folder left in /tmp, then the process killed (complete notebook)",
+            "complete",
+            sum(cell_points(L01).values()),
+            added=_code(UNDELETABLE_TMP_THEN_KILLED, L01),
+        )
+    )
     cells = {gid: answered_with(L01, gid, body.strip("\n")) for gid, body in NAN_BODIES.items()}
     fixtures.append(
         Tamper(
