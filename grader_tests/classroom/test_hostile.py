@@ -52,7 +52,7 @@ PERSIST_GRACE = 8  # seconds waited after a run for a surviving persister to act
 SLOT_UIDS = sandbox.SLOT_UIDS  # a run's workers lease theirs among these
 RUN_TIMEOUT = 900
 REGULAR_OUTPUTS = ("grades.csv", "grading_report.txt", "gradebook.db", "class_report.html")
-GRADER_STATE = (".grading", ".grading/journal.jsonl", ".grading/key")
+GRADER_STATE = (".grading", ".grading/journal.jsonl", ".grading/key", ".grading/cases-secret")
 
 
 # --------------------------------------------------------------------------------------------
@@ -364,12 +364,14 @@ def leaks(root: Path, secrets: dict[str, list[str]], markers: dict[str, str], to
 
 def secrets_of(root: Path) -> dict[str, list[str]]:
     key = (root / ".grading" / "key").read_bytes()
+    cases_secret = (root / ".grading" / "cases-secret").read_bytes()
     source = notebooks.read_lesson(LESSON, "source", REPO_ROOT)
     return {
         "hidden tests": sorted(hidden_lines(source, hostile.course_package())),
         "a gradebook": ["SQLite format 3", "CREATE TABLE"],
         "a connection file": ['"signature_scheme"', "hmac-sha256"],
         "the grader's key": [key.hex(), base64.b64encode(key).decode()],
+        "the hidden cases' secret": [cases_secret.hex(), base64.b64encode(cases_secret).decode()],
     }
 
 
