@@ -17,8 +17,18 @@ sandbox (`bwrap`, see `sandbox_command`) therefore has:
 - resource limits (`Limits`, setrlimit in a small launcher before bwrap, inherited):
   memory, tasks, file size, CPU time, open files, no core dumps. Not bounded: the total
   written in the writable folders (each file is, by RLIMIT_FSIZE; a kernel's copy of its
-  folder is on the host's disk), and memory summed over processes (no cgroups here: each
-  process is bounded, and the number of tasks).
+  folder is on the host's disk);
+- memory summed over its processes (`Limits.total_memory`, 4 GiB) bounded by a cgroup of
+  its own (`Cgroup`: memory.max and no swap, or cgroup v1's memory.limit_in_bytes, and
+  pids.max), made where this machine lets the grader (`cgroup_place`: cgroup v2 in or
+  beside the grader's own cgroup, else cgroup v1's memory hierarchy; our machines and CI
+  have v1), joined by the launcher before bwrap (so every descendant is in it), removed by
+  `Sandbox.close`, swept after a killed run (`sweep_left_over_cgroups`). Past the bound
+  the kernel's OOM killer ends the sandbox's largest process. Where no cgroup can be made,
+  `fallback_bound` lowers the tasks and data per process so that their product stays under
+  each slot's share of the machine. `memory_mode` says in one line which is in force. The
+  launcher also raises the sandbox's oom_score_adj (root: for good), so a machine short of
+  memory all the same kills a sandbox before the grader.
 
 Who the learner's code runs as:
 
@@ -36,8 +46,9 @@ Who the learner's code runs as:
 Inside, the code always runs as uid/gid 65534 (nobody) with HOME=/tmp/home.
 
 API: `find_bwrap`, `probe` (None when the sandbox works here, else why not), `Limits`,
+`memory_mode`, `Cgroup`, `sweep_left_over_cgroups`,
 `sandbox_command` (the bwrap argv), `Sandbox` (one sandbox's host side: private folder,
-identity, command, `popen`, `run`), `run` (one command, one sandbox) and
+identity, cgroup, command, `popen`, `run`), `run` (one command, one sandbox) and
 `SandboxedKernelManager` (an ipykernel in a sandbox, for nbclient/nbgrader).
 """
 
@@ -190,7 +201,8 @@ def _explain_failure(stderr: str) -> str:
 
 @dataclass(frozen=True)
 class Limits:
-    """Resource limits of one sandbox (each process in it, except `processes`).
+    """Resource limits of one sandbox (each process in it, except `processes` and
+    `total_memory`).
 
     memory: bytes of RLIMIT_DATA, the private writable memory of each process (heap,
         anonymous mmap, so numpy arrays, thread stacks), not RLIMIT_AS, which also counts

@@ -16,11 +16,11 @@ import signal
 import subprocess
 import sys
 import textwrap
-import threading
 import time
 from dataclasses import replace
 
 import pytest
+from memory_watch import Sampler
 from sandbox_required import require_sandbox
 
 from classroom import sandbox
@@ -40,44 +40,6 @@ def require_cgroup() -> None:
 
 def outer_uid(slot: int) -> int:
     return SLOT_UID_BASE + slot if os.geteuid() == 0 else os.getuid()
-
-
-def private_bytes(uid: int) -> int:
-    """Bytes of anonymous and shared-memory pages all of uid's processes hold now, summed
-    from /proc (a page two forks share counts twice: an overestimate)."""
-    total = 0
-    for name in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{name}/status", encoding="ascii") as f:
-                fields = dict(line.split(":", 1) for line in f if ":" in line)
-        except OSError:
-            continue
-        if int(fields.get("Uid", "-1").split()[0]) != uid:
-            continue
-        for key in ("RssAnon", "RssShmem"):
-            total += int(fields.get(key, "0 kB").split()[0]) * 1024
-    return total
-
-
-class Sampler:
-    """The most `private_bytes(uid)` seen, sampled every 10 ms while in a `with` block."""
-
-    def __init__(self, uid: int):
-        self.uid, self.most, self._stop = uid, 0, threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            self.most = max(self.most, private_bytes(self.uid))
-            time.sleep(0.01)
-
-    def __enter__(self) -> Sampler:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._stop.set()
-        self._thread.join()
 
 
 # Forks `children` processes that each allocate and touch `each` bytes, hold them 3 s and
@@ -111,7 +73,8 @@ def test_many_processes_together_stop_at_the_sandbox_bound():
     assert children * each > bound + GiB and each < Limits().memory
     limits = replace(Limits(), total_memory=bound)
     argv = [sys.executable, "-c", MANY, str(children), str(each)]
-    with Sandbox(slot=slot, limits=limits) as box, Sampler(outer_uid(slot)) as sampler:
+    uid = outer_uid(slot)
+    with Sandbox(slot=slot, limits=limits) as box, Sampler([uid]) as sampler:
         result = box.run(argv, timeout=90)
         peak = box.cgroup.peak()
     report = json.loads(result.stdout.strip().splitlines()[-1])
@@ -119,8 +82,10 @@ def test_many_processes_together_stop_at_the_sandbox_bound():
     assert report["held"] * each <= bound, report
     if os.geteuid() == 0:  # else the slot's uid is this user's, this process included
         # Slack for the Python every fork shares (counted once a process) and the sampling.
-        assert sampler.most <= bound + children * 16 * MiB, sampler.most / MiB
-        assert sampler.most >= bound // 2, f"the attack never ran: {sampler.most / MiB:.0f} MiB"
+        assert sampler.most[uid] <= bound + children * 16 * MiB, sampler.most[uid] / MiB
+        assert sampler.most[uid] >= bound // 2, (
+            f"the attack never ran: {sampler.most[uid] / MiB:.0f} MiB"
+        )
     assert peak is None or peak <= bound
     assert subprocess.run(["true"], timeout=10).returncode == 0
     assert len(bytearray(256 * MiB)) == 256 * MiB  # the grader still allocates
