@@ -57,6 +57,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib.util
+import itertools
 import json
 import os
 import re
@@ -271,7 +272,7 @@ FALLBACK_MIN_TASKS = 32  # tasks a slot needs: two zygotes, a kernel's threads, 
 # The join, run by a process of this one's cgroup as the launcher will be: argv[1:] are the
 # cgroup.procs files to write its own pid into.
 JOIN = "import os, sys\nfor p in sys.argv[1:]:\n    open(p, 'w').write(str(os.getpid()))"
-_serial = iter(range(1 << 62))
+_serial = itertools.count()  # the nth cgroup this process made
 
 
 def _bounds(limits: Limits) -> dict[str, int]:

@@ -81,8 +81,8 @@ def test_many_processes_together_stop_at_the_sandbox_bound():
     assert report["killed"] >= 1, report
     assert report["held"] * each <= bound, report
     if os.geteuid() == 0:  # else the slot's uid is this user's, this process included
-        # Slack for the Python every fork shares (counted once a process) and the sampling.
-        assert sampler.most[uid] <= bound + children * 16 * MiB, sampler.most[uid] / MiB
+        # Slack: sampled and charged memory differ by page tables and kernel memory.
+        assert sampler.most[uid] <= bound + 64 * MiB, sampler.most[uid] / MiB
         assert sampler.most[uid] >= bound // 2, (
             f"the attack never ran: {sampler.most[uid] / MiB:.0f} MiB"
         )

@@ -1,5 +1,6 @@
 """Watching memory from outside a sandbox: what its uid's processes hold, sampled from /proc
-while something runs, and the least memory the machine had available meanwhile."""
+while something runs, and the least memory the machine had available meanwhile. Root reads
+every process's smaps_rollup; another user reads only its own."""
 
 from __future__ import annotations
 
@@ -10,20 +11,23 @@ from collections.abc import Iterable
 
 
 def private_bytes(uids: Iterable[int]) -> dict[int, int]:
-    """{uid: bytes of anonymous and shared-memory pages its processes hold now}, summed from
-    /proc (a page two forks share counts twice: an overestimate)."""
+    """{uid: bytes of anonymous and shared-memory pages its processes hold now}: each
+    process's proportional share (Pss_Anon + Pss_Shmem of /proc/PID/smaps_rollup), so a page
+    that forks share counts once in all, as the machine spends it."""
     wanted = set(uids)
     totals = dict.fromkeys(wanted, 0)
     for name in filter(str.isdigit, os.listdir("/proc")):
         try:
             with open(f"/proc/{name}/status", encoding="ascii") as f:
-                fields = dict(line.split(":", 1) for line in f if ":" in line)
-        except OSError:  # gone meanwhile
+                uid = next(int(line.split()[1]) for line in f if line.startswith("Uid:"))
+            if uid not in wanted:
+                continue
+            with open(f"/proc/{name}/smaps_rollup", encoding="ascii") as f:
+                fields = dict(line.split(":", 1) for line in f if line[:1].isupper())
+        except (OSError, StopIteration):  # gone meanwhile, or a kernel thread
             continue
-        uid = int(fields.get("Uid", "-1").split()[0])
-        if uid in wanted:
-            for key in ("RssAnon", "RssShmem"):
-                totals[uid] += int(fields.get(key, "0 kB").split()[0]) * 1024
+        for key in ("Pss_Anon", "Pss_Shmem"):
+            totals[uid] += int(fields.get(key, "0 kB").split()[0]) * 1024
     return totals
 
 
