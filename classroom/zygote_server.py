@@ -20,7 +20,8 @@ with the same uid:
   keeps the default action, so SIGKILL, SIGSTOP, SIGTERM do nothing to it; it ignores SIGINT
   and only wakes up on SIGCHLD;
 - its control channel is fd 0, a SOCK_SEQPACKET socket to the grader; every child drops it
-  (and every other descriptor but those handed over) before any learner code runs;
+  (and every other descriptor but those handed over: an answer process's pipes, else
+  /dev/null as stdin, stdout and stderr) before any learner code runs;
 - it reads nothing a submission can write: its sys.path holds read-only folders only, and it
   imports nothing after the preload.
 
@@ -101,7 +102,7 @@ def _become(request: dict, fds: list[int], spec: dict, kernel_path: list[str]) -
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
         null = os.open("/dev/null", os.O_RDWR)
-        streams = fds if len(fds) == 3 else [null, 2, 2]
+        streams = fds if len(fds) == 3 else [null, null, null]  # never the zygote's stderr
         for target, source in enumerate(streams):
             os.dup2(source, target)
         os.closerange(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0])

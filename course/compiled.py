@@ -45,8 +45,9 @@ def remembered(function):
     lives; each caller gets its own deep copy.
 
     For reference answers: MuJoCo compiling or stepping the same model gives the same
-    numbers, and a hidden test asks for the same cases (its seed is fixed) in every
-    submission a grader decides. Only for functions of their arguments alone.
+    numbers, and a visible check asks every submission the same cases (hidden tests draw
+    each submission's own, so only a regrade asks them again). Only for functions of their
+    arguments alone.
     """
     found: dict = {}
 

@@ -5,7 +5,9 @@ In the notebook a check is friendly (`visible_check`): a function not written ye
 line and the notebook goes on, so Run All reaches the end of a blank lesson; a mistake shows
 one short block (what was wrong, the likely mistake), not a traceback through this package.
 While a class is graded the same checks run in the grader (`grading(True)`), where anything
-short of a pass is a failure.
+short of a pass is a failure, and hidden tests draw their cases from `hidden_cases`, which
+only the grader can seed. A test cell that nbgrader runs in the learner's kernel (a stock
+configuration, without the course's grader) fails in one line (`GradedElsewhere`).
 
 The comparisons bind what they use when this module is imported and do plain arithmetic on
 floats, so code in the learner's kernel that rebinds `numpy.allclose` or a builtin changes
@@ -56,13 +58,55 @@ class NotAnswered(AssertionError):
 
 
 _GRADING = False
+_HIDDEN_SEED: tuple[int, ...] | None = None  # the submission's, set by the grader only
 
 
-def grading(on: bool = True) -> None:
+def grading(on: bool = True, hidden_seed: tuple[int, ...] | None = None) -> None:
     """Make checks strict, for the grader's trusted run: any failure, an unwritten function
-    included, raises as it is (the grader scores it 0 and keeps its message)."""
-    global _GRADING
+    included, raises as it is (the grader scores it 0 and keeps its message). hidden_seed:
+    the submission's seed words, which `hidden_cases` draws from (the grader derives them
+    from a course secret and the submission; None when not grading)."""
+    global _GRADING, _HIDDEN_SEED
     _GRADING = on
+    _HIDDEN_SEED = tuple(int(word) for word in hidden_seed) if on and hidden_seed else None
+
+
+class GradedElsewhere(AssertionError):
+    """A test cell run where the course's grader does not decide it (a stock nbgrader
+    configuration, a hub's own formgrader, a plain kernel): it fails, in one line."""
+
+    def _render_traceback_(self):
+        return _block("✗", self.args[0])
+
+
+GRADED_ELSEWHERE = (
+    "This lesson's tests are decided only by the course's grader: grade it from the course "
+    "directory with the course's nbgrader_config.py (`nbgrader autograde` there, or "
+    "`python -m classroom.grade`)."
+)
+
+
+def _refuse_outside_grader() -> None:
+    """Raise GradedElsewhere when nbgrader's autograde runs a test cell in the learner's
+    kernel: the course's configuration never does (its verdicts are decided in the grader),
+    so this is a configuration without them, where a check that does not raise would count
+    as passed. `nbgrader validate` and a learner's Run All are not refused."""
+    if not _GRADING and os.environ.get("NBGRADER_EXECUTION") == "autograde":
+        raise GradedElsewhere(GRADED_ELSEWHERE)
+
+
+def hidden_cases(label: int) -> numpy.random.Generator:
+    """The random generator a hidden test draws its cases from:
+
+        _rng = expect.hidden_cases(1101)   # the test's own label, so two tests draw apart
+
+    Seeded by the grader from a course secret and the submission (student, lesson, the
+    learner's cells): the same notebook regraded draws the same cases, a changed one new
+    ones, and no one can know them in advance. Anywhere but the course's grader it raises
+    GradedElsewhere: a hidden test never passes without its verdict."""
+    if _HIDDEN_SEED is None:
+        raise GradedElsewhere(GRADED_ELSEWHERE)
+    return numpy.random.default_rng([*_HIDDEN_SEED, int(label)])
 
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))  # the course package
@@ -101,12 +145,14 @@ def visible_check(check):
     """Decorate a lesson's visible check: in the notebook, an unwritten function prints one
     line and the notebook goes on; a failure, or an exception raised in the learner's own code,
     is raised as CheckFailed, one short block. While grading (`grading(True)`) the check is
-    unchanged."""
+    unchanged; under nbgrader's autograde without the course's grader it raises
+    GradedElsewhere (see `_refuse_outside_grader`)."""
 
     @functools.wraps(check)
     def friendly(*args, **kwargs):
         if _GRADING:
             return check(*args, **kwargs)
+        _refuse_outside_grader()
         try:
             return check(*args, **kwargs)
         except NotAnswered as exc:
@@ -370,6 +416,7 @@ def inertia_matches(got_3x3, principal, axes, what: str, rtol: float = 1e-6, hin
 
 def choice(name: str, value, n_choices: int) -> str:
     """Assert a multiple-choice answer is one of the letters A, B, ...; return it."""
+    _refuse_outside_grader()
     letters = "ABCDEFGH"[:n_choices]
     if value is None:
         raise NotAnswered(f"{name} is None: set it to one of {', '.join(letters)} (a string).")

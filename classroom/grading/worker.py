@@ -39,6 +39,7 @@ from classroom.grading.results import (
     Result,
     notes_of,
 )
+from classroom.verdicts import cases
 
 IGNORED_PARTS = {".ipynb_checkpoints", "__pycache__", "__MACOSX", ".DS_Store"}
 MAX_EXTRA_FILE = 50 * 1024 * 1024  # larger extra files are reported, not copied
@@ -126,6 +127,8 @@ class Worker:
         preprocessors.configure(config, sandboxed=self.setup.get("sandboxed", True))
         config.SandboxedKernelManager.slot = self.index
         config.DecideVerdicts.slot = self.index
+        # Hidden cases are drawn with the course's secret, not the staging folder's.
+        config.DecideVerdicts.secret_file = str(cases.secret_path(self.setup["root"]))
         # nbconvert validates the notebook after each of the chain's twenty preprocessors
         # (jsonschema, about 0.1 s a submission); once, after the last, is enough.
         config.Exporter.optimistic_validation = True

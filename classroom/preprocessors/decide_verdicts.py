@@ -22,16 +22,17 @@ test's message says in one sentence that it must compute from its arguments.
 
 from __future__ import annotations
 
+import os
 import time
 
 from nbformat.notebooknode import NotebookNode
 from nbgrader.preprocessors import NbGraderPreprocessor
-from traitlets import Bool, Float, Integer
+from traitlets import Bool, Float, Integer, Unicode
 
 from classroom.grading.results import record_note
 from classroom.notebooks import grade_id, is_locked, is_test
 from classroom.preprocessors.settings import setting
-from classroom.verdicts import boundary, trusted
+from classroom.verdicts import boundary, cases, trusted
 
 VERDICT_KEY = "verdict"  # cell.metadata["classroom"]["verdict"]: for the feedback
 PREDICTION_PREFIX = "predict_"  # predict-first answers: recorded, never scored
@@ -53,12 +54,20 @@ class DecideVerdicts(NbGraderPreprocessor):
         "answer server imported once, classroom.zygote); False: a new interpreter each time.",
     )
     slot = setting(Integer, 0, "The sandbox slot (see classroom.sandbox).")
+    secret_file = setting(
+        Unicode,
+        "",
+        "The file of the course secret that hidden cases are drawn from (made on first use); "
+        "empty: .grading/cases-secret in the course directory.",
+    )
 
     def preprocess(self, nb, resources):
         from course import expect
 
-        expect.grading(True)  # in the grader a check is strict: an unwritten answer fails
         info = resources["nbgrader"]
+        # In the grader a check is strict (an unwritten answer fails), and hidden tests draw
+        # this submission's own cases.
+        expect.grading(True, hidden_seed=self._hidden_seed(nb, info))
         lesson = trusted.from_gradebook(info["db_url"], info["assignment"], info["notebook"])
         base = trusted.setup_namespace(lesson)
         self._deadline = time.monotonic() + self.budget
@@ -87,6 +96,20 @@ class DecideVerdicts(NbGraderPreprocessor):
         finally:
             close_answer_process(answers, held)
         return nb, resources
+
+    def _hidden_seed(self, nb, info: dict) -> tuple[int, ...]:
+        """The seed of this submission's hidden cases (classroom.verdicts.cases)."""
+        path = self.secret_file or cases.secret_path(self._course_root())
+        digest = cases.learner_digest(nb.cells)
+        student = str(info.get("student") or "")
+        return cases.submission_seed(
+            cases.secret(path), student, info["assignment"], info["notebook"], digest
+        )
+
+    def _course_root(self) -> str:
+        """The course directory nbgrader grades in (its configuration's, else the cwd)."""
+        root = self.config.get("CourseDirectory", {}).get("root")
+        return root if isinstance(root, str) and root else os.getcwd()
 
     # the answer process ---------------------------------------------------------------------
 
@@ -122,8 +145,21 @@ class DecideVerdicts(NbGraderPreprocessor):
                 self._why_missing[name] = str(problem)
 
     def _restart(self, answers) -> None:
-        """A fresh answer process with the cells that ran so far (not the one that hung)."""
-        _starting(lambda: answers.restart(replay=False))
+        """A fresh answer process with the cells that ran so far (not the one that hung).
+        When none starts (its host tried the slot's zygote, a fresh one and a cold sandbox,
+        a few times), the answers stay stopped, never tried again for this notebook: the
+        verdicts decided so far stand, the tests left score 0, each saying the process
+        running the answers was stopped."""
+        if getattr(self, "_unrestartable", None) is answers:
+            return
+        try:
+            _starting(lambda: answers.restart(replay=False))
+        except boundary.AnswerProcessGone as error:
+            import logging
+
+            logging.getLogger(__name__).warning("no answer process starts again: %s", error)
+            self._unrestartable = answers
+            return
         for source in self._ran:
             if time.monotonic() > self._deadline:
                 break
@@ -213,58 +249,96 @@ def answer_sandbox(slot: int):
 
 def answer_process(slot: int, *, sandboxed: bool = True, warm: bool = True, **options):
     """(an AnswerProcess, not started; what holds its sandbox, for close_answer_process):
-    warm, forked by the slot's answer zygote (a cold one when that cannot start); cold, in a
-    sandbox of its own; unsandboxed, a plain process. options: AnswerProcess's."""
+    sandboxed, started by an AnswerHost of the slot (warm: forked by the slot's answer
+    zygote, else cold); unsandboxed, a plain process. options: AnswerProcess's."""
     if not sandboxed:
         return boundary.AnswerProcess(**options), None
-    if warm:
-        from classroom import zygote
+    host = AnswerHost(slot, warm=warm)
+    return boundary.AnswerProcess(spawner=host.spawn, **options), host
 
-        try:
-            held = zygote.answer_zygote(
-                slot,
-                lambda: answer_sandbox(slot),
-                str(boundary.SERVER_SCRIPT),
-                str(boundary.numpy_only_site()),
-            )
-            return boundary.AnswerProcess(spawner=_forker(held), **options), held
-        except (zygote.ZygoteGone, OSError) as error:
+
+class AnswerHost:
+    """Where one submission's answer processes start (`spawn`, AnswerProcess's spawner) and
+    what holds their sandbox. Each start tries in turn, when warm: the slot's answer zygote
+    (made as new first when a process ran in it since), then a fresh answer zygote (the
+    last one could not be made as new, or did not fork: what a submission did to its own
+    sandbox, an undeletable folder in /tmp say, costs it only that sandbox); then, or when
+    not warm, a cold sandbox of its own. close() leaves the slot's zygote as new (or
+    discarded, so that the next submission gets a fresh one) and removes the cold one."""
+
+    def __init__(self, slot: int, warm: bool = True):
+        self.slot, self.warm = slot, warm
+        self.zygote = None  # the answer zygote last forked from
+        self.box = None  # the cold sandbox, once one was needed
+
+    def spawn(self, command: list[str]):
+        """command (the answer server's) started with pipes, as Popen(stdin=PIPE,
+        stdout=PIPE, stderr=PIPE) gives; AnswerProcessGone when not even a cold one starts."""
+        if self.warm:
             import logging
 
-            logging.getLogger(__name__).warning("warm answer process unavailable: %s", error)
-    box = answer_sandbox(slot)
-    return boundary.AnswerProcess(launcher=box.command, **options), box
+            from classroom import zygote
 
-
-def _forker(held):
-    """A spawner for AnswerProcess: the command forked by the zygote `held`, in a sandbox
-    made as new first (a restart of the answer process starts afresh, as a cold one does)."""
-    from classroom import sandbox, zygote
-
-    def spawn(command: list[str]):
-        if held.dirty:
-            why = held.reset()
-            if why is not None:
-                raise boundary.AnswerProcessGone(
-                    f"The process for your answers did not start ({why})"
-                )
+            for which in ("the slot's", "a fresh"):
+                try:
+                    return self._forked(command)
+                except (zygote.ZygoteGone, OSError) as error:
+                    logging.getLogger(__name__).warning(
+                        "%s answer zygote did not serve: %s", which, error
+                    )
+                    if self.zygote is not None:
+                        self.zygote.close()  # discarded: the next _forked makes a new one
+                    self.zygote = None
         try:
-            return zygote.spawn_with_pipes(held, command, held.box.env, sandbox.HOME)
-        except zygote.ZygoteGone as error:
+            return self._cold(command)
+        except OSError as error:
             raise boundary.AnswerProcessGone(
                 "The process for your answers did not start", str(error)
             ) from None
 
-    return spawn
+    def _forked(self, command: list[str]):
+        """command forked by the slot's answer zygote (a new one when there is none), in a
+        sandbox made as new first; ZygoteGone when that cannot be."""
+        from classroom import sandbox, zygote
+
+        if self.zygote is None or not self.zygote.alive:
+            self.zygote = zygote.answer_zygote(
+                self.slot,
+                lambda: answer_sandbox(self.slot),
+                str(boundary.SERVER_SCRIPT),
+                str(boundary.numpy_only_site()),
+            )
+        if self.zygote.dirty:
+            why = self.zygote.reset()
+            if why is not None:
+                raise zygote.ZygoteGone(f"its sandbox could not be made as new: {why}")
+        return zygote.spawn_with_pipes(self.zygote, command, self.zygote.box.env, sandbox.HOME)
+
+    def _cold(self, command: list[str]):
+        """command in a cold sandbox of this host's (each start a new bwrap: its /tmp new)."""
+        import subprocess
+
+        if self.box is None:
+            self.box = answer_sandbox(self.slot)
+        pipe = subprocess.PIPE
+        return self.box.popen(
+            command, stdin=pipe, stdout=pipe, stderr=pipe, bufsize=0, cwd=self.box.directory
+        )
+
+    def close(self) -> None:
+        """After the submission: the zygote made as new (discarded when it cannot be), the
+        cold sandbox's folder removed."""
+        if self.zygote is not None and self.zygote.alive:
+            self.zygote.reset()
+        if self.box is not None:
+            self.box.close()
+            self.box = None
 
 
 def close_answer_process(answers, held) -> None:
-    """Stop the answer process; then its sandbox goes (cold) or is made as new (warm: every
-    process in it killed, /tmp and /dev/shm emptied; discarded when that fails)."""
+    """Stop the answer process; then its host (answer_process's) leaves the slot's sandbox
+    as new: the zygote's every process killed, /tmp and /dev/shm emptied (the zygote
+    discarded when that fails), a cold sandbox removed."""
     answers.close()
-    if held is None:
-        return
-    if hasattr(held, "reset"):
-        held.reset()
-    else:
+    if held is not None:
         held.close()

@@ -50,7 +50,7 @@ CELL_TIMEOUT = 3  # seconds a kernel cell may run (the slow fixture sleeps just 
 NOTEBOOK_TIMEOUT = 20
 VERDICT_BUDGET = 180  # DecideVerdicts.budget: what the answer process may take
 PERSIST_GRACE = 8  # seconds waited after a run for a surviving persister to act
-SLOT_UIDS = range(sandbox.SLOT_UID_BASE, sandbox.SLOT_UID_BASE + WORKERS)
+SLOT_UIDS = sandbox.SLOT_UIDS  # a run's workers lease theirs among these
 RUN_TIMEOUT = 900
 REGULAR_OUTPUTS = ("grades.csv", "grading_report.txt", "gradebook.db", "class_report.html")
 GRADER_STATE = (".grading", ".grading/journal.jsonl", ".grading/key")
@@ -706,3 +706,75 @@ def test_sigkill_midway_loses_no_finished_result(tmp_path):
     left = settled_processes(root, since)
     kill(left)
     assert not left, "alive after the re-run:\n" + describe(left)
+
+
+# --------------------------------------------------------------------------------------------
+# Two courses graded at once on this machine (issue 26, hole 3)
+
+BOMB_HOLD = 20  # seconds a fork bomb holds its processes, with the process limit reached
+BOMB = f"""
+import os, time
+children = 0
+while True:
+    try:
+        pid = os.fork()
+    except OSError as error:
+        print("fork refused after", children, "children:", error)
+        break
+    if pid == 0:
+        time.sleep(3600)
+        os._exit(0)
+    children += 1
+time.sleep({BOMB_HOLD})
+"""
+
+
+def write_fork_bombs(root: Path, count: int) -> list[str]:
+    """`count` students whose complete notebook first forks to the process limit and holds
+    it for BOMB_HOLD seconds, graded first (their names sort first)."""
+    from nbformat.v4 import new_code_cell
+
+    names = [f"a-fork-bomb-{number}" for number in range(count)]
+    for name in names:
+        nb, _ = hostile.honest_class()["complete"]
+        setup = next(i for i, c in enumerate(nb.cells) if notebooks.is_locked(c))
+        nb.cells.insert(setup + 1, new_code_cell(BOMB))
+        hostile.write_student(root / "submitted", name, nb)
+    return names
+
+
+@pytest.mark.timeout(RUN_TIMEOUT)
+def test_two_courses_at_once_one_with_fork_bombs_grade_every_honest_student(tmp_path):
+    """Two courses graded at the same time, one of them with fork bombs in both its workers:
+    every honest student of both scores what honest work deserves (the runs' sandboxes run
+    as uids of their own, so the bombs' process limit is not the other course's)."""
+    require_sandbox()
+    bombed, quiet = new_course(tmp_path / "bombed"), new_course(tmp_path / "quiet")
+    markers = {bombed: write_honest(bombed), quiet: write_honest(quiet)}
+    write_fork_bombs(bombed, WORKERS)
+    runs = {}
+    for root in (bombed, quiet):
+        command = grade_command(root)  # the cells' limit lets a bomb hold its processes
+        command[command.index("--cell-timeout") + 1] = str(BOMB_HOLD * 2)
+        command[command.index("--notebook-timeout") + 1] = str(BOMB_HOLD * 6)
+        log = open(root.parent / f"{root.name}.log", "w")  # noqa: SIM115
+        process = subprocess.Popen(command, cwd=REPO_ROOT, stdout=log, stderr=log)
+        runs[root] = (process, log)
+    try:
+        for process, log in runs.values():
+            process.wait(timeout=RUN_TIMEOUT - 60)
+            log.close()
+    finally:
+        for process, _ in runs.values():
+            process.kill()
+        reap()
+    problems = []
+    for root, (process, _) in runs.items():
+        said = (root.parent / f"{root.name}.log").read_text()[-2000:]
+        assert process.returncode == 0, f"{root.name}: the command failed:\n{said}"
+        scores = cell_scores(root)
+        maxima = {gid: top for gid, (_, top) in scores["complete"].items()}
+        for student in markers[root]:
+            if scores.get(student) != expected_scores(student, maxima):
+                problems.append(f"{root.name}/{student}: {scores.get(student)}")
+    assert not problems, "honest students lost points:\n" + "\n".join(problems)

@@ -27,7 +27,6 @@ from sandbox_required import require_sandbox
 from classroom import sandbox
 from classroom.sandbox import (
     NOTEBOOK_DIR,
-    SLOT_UID_BASE,
     GiB,
     Limits,
     MiB,
@@ -44,7 +43,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def outer_uid(slot: int) -> int:
     """The uid a sandbox of slot runs as, seen from outside."""
-    return SLOT_UID_BASE + slot if os.geteuid() == 0 else os.getuid()
+    return sandbox.slot_uid(slot) if os.geteuid() == 0 else os.getuid()
 
 
 def run_python(code: str, *, timeout: float = 30, **kw) -> subprocess.CompletedProcess:
@@ -658,3 +657,161 @@ def test_a_sandbox_records_its_maker():
         assert owner == [str(os.getpid()), sandbox._started(os.getpid())]
         sandbox.sweep_left_over()  # in /tmp, where this live sandbox's folder is
         assert os.path.isdir(box.directory)
+
+
+# --------------------------------------------------------------------------------------------
+# Nothing of the host reaches a sandboxed process but its own pipes (issue 26, hole 2)
+
+# What a descriptor of a sandboxed process may refer to: a pipe or socket it was given (or
+# made), an anonymous inode (eventfd, epoll: ZeroMQ's), /dev/null, or a file of its own
+# writable places inside.
+OWN_FD_TARGETS = ("pipe:", "socket:", "anon_inode:", "/dev/null")
+OWN_FD_PLACES = ("/tmp/", "/dev/shm/", f"{NOTEBOOK_DIR}/", f"{sandbox.KERNEL_DIR}/")
+
+
+@pytest.fixture(scope="module")
+def fd_listings(tmp_path_factory):
+    """The descriptors of a cold and a warm kernel and answer process, started by a process
+    whose stdout, stderr and one more descriptor are its log, as a grading worker's are."""
+    require_sandbox()
+    folder = tmp_path_factory.mktemp("fds") / ".grading" / "staging-x"
+    (folder / "logs").mkdir(parents=True)
+    log, result = folder / "logs" / "worker-0.log", folder / "fds.json"
+    script = REPO / "grader_tests" / "support" / "fd_listing.py"
+    done = subprocess.run(
+        [sys.executable, str(script), str(log), str(result), "941"],
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0 and result.exists(), log.read_text()[-3000:] + done.stderr
+    return json.loads(result.read_text())
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize(
+    "kind", ["cold kernel", "warm kernel", "cold answer process", "warm answer process"]
+)
+def test_a_sandboxed_process_holds_no_descriptor_of_the_host(kind, fd_listings):
+    """Kernels and answer processes, cold and warm, hold only pipes, sockets, /dev/null and
+    their own files: never the worker's log, nor any path of the host."""
+    found = fd_listings[kind]
+    log = fd_listings["log"]
+    assert {"0", "1", "2"} <= set(found), found
+    problems = []
+    for fd, (target, dev, ino) in sorted(found.items(), key=lambda item: int(item[0])):
+        if [dev, ino] == log:
+            problems.append(f"fd {fd} is the worker's log ({target})")
+        elif ".grading" in target or "worker-0.log" in target:
+            problems.append(f"fd {fd} names a host path: {target}")
+        elif not (target.startswith(OWN_FD_TARGETS) or target.startswith(OWN_FD_PLACES)):
+            problems.append(f"fd {fd} is {target}, not one of its own")
+    assert not problems, f"{kind}: " + "; ".join(problems)
+
+
+@pytest.mark.timeout(60)
+def test_the_launcher_hands_on_only_pipes_and_sockets(tmp_path):
+    """Started with a host file as stdout and one more inheritable descriptor of it, the
+    sandboxed process holds neither: stdout is /dev/null, and nothing was written there."""
+    require_sandbox()
+    log = tmp_path / ".grading" / "worker-0.log"
+    log.parent.mkdir()
+    listing = "import os\nfor n in os.listdir('/proc/self/fd'):\n"
+    listing += "    try: print(n, os.readlink(f'/proc/self/fd/{n}'), file=sys.stderr)\n"
+    listing += "    except OSError: pass\nprint('written to stdout')\n"
+    with open(log, "w") as handle, Sandbox(slot=942) as box:
+        extra = os.dup(handle.fileno())
+        try:
+            process = box.popen(
+                [sys.executable, "-c", "import sys\n" + listing],
+                stdout=handle,
+                stderr=subprocess.PIPE,
+                pass_fds=(extra,),
+                text=True,
+            )
+            _, err = process.communicate(timeout=30)
+        finally:
+            os.close(extra)
+    held = dict(line.split(" ", 1) for line in err.strip().splitlines())
+    assert process.returncode == 0, err
+    assert held.get("1") == "/dev/null", held
+    assert str(extra) not in held and not any(".grading" in t for t in held.values()), held
+    assert log.read_text() == ""
+
+
+# --------------------------------------------------------------------------------------------
+# Slot uids leased machine-wide (issue 26, hole 3)
+
+# Takes COUNT leases among the uids [FIRST, END), waiting at most WAIT seconds for each,
+# prints them on one line and holds them until its stdin closes.
+HOLDER = """
+import sys
+from classroom import sandbox
+first, end, count, wait = map(float, sys.argv[1:])
+uids = range(int(first), int(end))
+leases = [sandbox.take_lease(uids, wait=wait) for _ in range(int(count))]
+print(" ".join(str(lease.uid) for lease in leases), flush=True)
+sys.stdin.read()
+"""
+LEASE_TEST_UIDS = range(sandbox.SLOT_UIDS[-8], sandbox.SLOT_UIDS[-4])  # no test slot's
+
+
+def lease_holder(count: int, wait: float) -> tuple[subprocess.Popen, set[int]]:
+    """A process holding `count` leases of LEASE_TEST_UIDS, and their uids (empty when it
+    could not take them: it has ended then)."""
+    first, end = LEASE_TEST_UIDS[0], LEASE_TEST_UIDS[-1] + 1
+    process = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(first), str(end), str(count), str(wait)],
+        cwd=REPO,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    line = process.stdout.readline()
+    return process, {int(uid) for uid in line.split()}
+
+
+@pytest.mark.timeout(60)
+def test_two_processes_never_lease_one_uid_and_a_killed_ones_are_free_again():
+    """Two processes lease disjoint uids; a third finds none, waits, and says so in one line;
+    once a holder is killed (SIGKILL), its uids can be leased again."""
+    if os.geteuid() != 0:
+        pytest.skip("slot uids are leased only when the grader is root")
+    first, first_uids = lease_holder(2, wait=5)
+    second, second_uids = lease_holder(2, wait=5)
+    try:
+        assert len(first_uids) == len(second_uids) == 2, (first_uids, second_uids)
+        assert not first_uids & second_uids
+        assert first_uids | second_uids == set(LEASE_TEST_UIDS)
+        third, third_uids = lease_holder(1, wait=1)
+        _, err = third.communicate(timeout=30)
+        assert not third_uids and third.returncode != 0
+        said = err.strip().splitlines()
+        assert "waiting" in said[0] and len(said) >= 2, err
+        assert str(LEASE_TEST_UIDS[0]) in said[-1] and str(LEASE_TEST_UIDS[-1]) in said[-1]
+        first.kill()
+        first.wait(timeout=10)
+        fourth, fourth_uids = lease_holder(2, wait=10)
+        fourth.stdin.close()
+        fourth.wait(timeout=10)
+        assert fourth_uids == first_uids
+    finally:
+        for process in (first, second):
+            process.kill()
+            process.wait(timeout=10)
+
+
+@pytest.mark.timeout(30)
+def test_each_slot_of_a_process_has_a_uid_of_its_own():
+    """Two slots of one process run as two uids, each slot always as the same one."""
+    require_sandbox()
+    with Sandbox(slot=943) as a, Sandbox(slot=944) as b, Sandbox(slot=943) as again:
+        assert a.uid == again.uid
+        assert a.uid != b.uid or os.geteuid() != 0
+        if os.geteuid() == 0:
+            assert {a.uid, b.uid} <= set(sandbox.SLOT_UIDS)
+        else:
+            assert a.uid == b.uid == os.getuid()

@@ -24,7 +24,7 @@ from memory_watch import Sampler
 from sandbox_required import require_sandbox
 
 from classroom import sandbox
-from classroom.sandbox import SLOT_UID_BASE, GiB, Limits, MiB, Sandbox
+from classroom.sandbox import GiB, Limits, MiB, Sandbox
 
 
 def require_cgroup() -> None:
@@ -39,7 +39,7 @@ def require_cgroup() -> None:
 
 
 def outer_uid(slot: int) -> int:
-    return SLOT_UID_BASE + slot if os.geteuid() == 0 else os.getuid()
+    return sandbox.slot_uid(slot) if os.geteuid() == 0 else os.getuid()
 
 
 # Forks `children` processes that each allocate and touch `each` bytes, hold them 3 s and

@@ -11,6 +11,7 @@ switched off: where it cannot run these tests are skipped, and fail under CI.
 from __future__ import annotations
 
 import hashlib
+import json
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -32,7 +33,13 @@ BY_ID = {tamper.id: tamper for tamper in FIXTURES}
 BOTH_ROUTES = ("code-swap-blank", "walk-replace-complete", "helper-solid-inertia")
 REACHING = ("source", "classmate")  # the tricks that look for other files
 # What grading writes in the course directory besides each submission's own output.
-GRADER_FILES = ("gradebook.db", "gradebook.db-journal", "nbgrader-autograde.log")
+# .grading/cases-secret: the course secret hidden cases are drawn from, made on first use.
+GRADER_FILES = (
+    "gradebook.db",
+    "gradebook.db-journal",
+    "nbgrader-autograde.log",
+    ".grading/cases-secret",
+)
 
 
 def _params(fixtures):
@@ -286,3 +293,93 @@ def test_grading_command_gives_the_same_verdicts(command_run, graded):
             differences.append(f"{student}: the verdict messages differ")
     assert sorted(students) == sorted(BOTH_ROUTES)
     assert not differences, "\n".join(differences)
+
+
+# --------------------------------------------------------------------------------------------
+# Issue 26, hole 2: the worker's log at a kernel's descriptors
+
+DESCRIPTORS = [t for t in FIXTURES if t.trick == "descriptors"]
+
+
+@pytest.fixture(scope="module")
+def descriptor_run(tmp_path_factory):
+    """The canary writer, then the log reader, graded by one worker of the grading command
+    (its staging folder kept, with the worker's log)."""
+    require_sandbox()
+    base = tmp_path_factory.mktemp("tamper-descriptors")
+    root, staging = base / "course", base / "staging"
+    build.make_course_dir(L01, root)
+    submitted = base / "class" / "submitted"
+    names = [t.name for t in DESCRIPTORS]
+    students = tampering.write_class(submitted, L01, names)
+    command = [sys.executable, "-m", "classroom.grade", L01, "--submitted", str(submitted)]
+    command += ["--root", str(root), "--workers", "1", "--workdir", str(staging), "--quiet"]
+    run = subprocess.run(
+        command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=GRADING_TIMEOUT
+    )
+    assert run.returncode == 0, f"the command failed:\n{run.stdout}\n{run.stderr[-3000:]}"
+    assert sorted(students) == sorted(names)
+    return root, staging
+
+
+@pytest.mark.timeout(GRADING_TIMEOUT)
+def test_no_canary_of_the_submission_before_reaches_the_next(descriptor_run):
+    """The reader, graded right after the writer by the same worker, read its descriptors but
+    found no canary: not in its feedback, its graded notebook or the worker's log; both keep
+    full marks."""
+    root, staging = descriptor_run
+    writer, reader = (t.name for t in DESCRIPTORS)
+    scores = cell_scores(root, L01)
+    every = sum(tampering.cell_points(L01).values())
+    assert sum(scores[writer].values()) == every and sum(scores[reader].values()) == every
+    graded_nb = root / "autograded" / reader / L01 / f"{L01}.ipynb"
+    feedback = root / "feedback" / reader / L01 / f"{L01}.html"
+    read = graded_nb.read_text(encoding="utf-8")
+    assert "descriptors read:" in read, "the reader did not run"
+    logs = sorted(staging.glob("logs/worker-*.log"))
+    assert logs, "the worker kept no log"
+    for path in [graded_nb, feedback, *logs]:
+        assert tampering.FD_CANARY not in path.read_text(encoding="utf-8", errors="replace"), (
+            f"the canary reached {path}"
+        )
+    assert tampering.FD_CANARY in (root / "autograded" / writer / L01 / f"{L01}.ipynb").read_text(
+        encoding="utf-8"
+    ), "the writer did not write its canary (to its own output)"
+
+
+# --------------------------------------------------------------------------------------------
+# A sabotaged sandbox, and the next submission in its slot
+
+SABOTAGED = "sabotaged-answer-process"
+AFTER_IT = "zz-honest-after-sabotage"  # sorted after it: the one worker grades it next
+
+
+@pytest.mark.timeout(GRADING_TIMEOUT)
+def test_the_submission_after_a_sabotaged_sandbox_in_its_slot_keeps_full_marks(tmp_path):
+    """One worker grades the sabotaged answer process, then honest work in the same slot
+    (the zygotes it left unresettable): both are graded, each with every honest point."""
+    require_sandbox()
+    root = tmp_path / "course"
+    build.make_course_dir(L01, root)
+    submitted = tmp_path / "class" / "submitted"
+    tampering.write_class(submitted, L01, (SABOTAGED,))
+    honest = tampering.base_notebook(L01, "complete")
+    notebooks.write(honest, submitted / AFTER_IT / L01 / f"{L01}.ipynb")
+    command = [sys.executable, "-m", "classroom.grade", L01, "--submitted", str(submitted)]
+    command += ["--root", str(root), "--workers", "1", "--quiet"]
+    run = subprocess.run(
+        command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=GRADING_TIMEOUT
+    )
+    assert run.returncode == 0, f"the command failed:\n{run.stdout}\n{run.stderr[-3000:]}"
+    journal = (root / ".grading" / "journal.jsonl").read_text(encoding="utf-8").splitlines()
+    results = [json.loads(line)["result"] for line in journal]
+    assert [r["student"] for r in results] == [SABOTAGED, AFTER_IT]  # in this order, one slot
+    assert len({r["worker"] for r in results}) == 1
+    every = sum(tampering.cell_points(L01).values())
+    # The sabotage's notes say what it did (its cell killed the kernel); the next has none.
+    expected = {SABOTAGED: ("graded with notes", every), AFTER_IT: ("graded", every)}
+    for result in results:
+        total = sum(grade["auto_score"] or 0 for grade in result["grades"])
+        assert (result["status"], total) == expected[result["student"]], (
+            f"{result['student']}: {result['status']} ({result['reason']}), {total:g} of {every:g}"
+        )

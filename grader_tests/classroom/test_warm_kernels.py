@@ -313,7 +313,7 @@ def test_one_answer_process_leaves_nothing_for_the_next():
             seen.append({name: answers.value(name) for name in names})
         finally:
             decide_verdicts.close_answer_process(answers, held)
-        assert isinstance(held, zygote.Zygote)
+        assert isinstance(held.zygote, zygote.Zygote)  # forked: the warm path served
     assert seen[0]["ns"] == seen[1]["ns"]  # the same sandbox served both
     assert seen[1]["found"] is False and seen[1]["others"] == ["1"]  # only the zygote
 

@@ -15,6 +15,8 @@ import lesson_code
 import nbformat
 import pytest
 
+from classroom import notebooks
+
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted(p.parent.name for p in ROOT.glob("source/*/*.ipynb") if p.stem == p.parent.name)
 
@@ -26,15 +28,21 @@ BOLD_NUMBER = re.compile(r"\*\*(-?\d(?:[\d.,eE+-]*\d)?)\*\*")
 
 
 def execute(
-    lesson: str, tmp_path: Path, grading: bool, step: str = "source"
+    lesson: str, tmp_path: Path, grading: bool, step: str = "solution"
 ) -> tuple[nbformat.NotebookNode, float]:
-    """Run a lesson's notebook (default the source: solutions and hidden tests included; or
-    "release", as a learner gets it) in a fresh kernel."""
+    """Run a lesson's notebook in a fresh kernel: by default the self-study solution (the
+    source without its hidden tests, which only the course's grader can run: they draw each
+    submission's own cases); or "release", as a learner gets it. grading: as nbgrader's
+    kernel runs it under the course's configuration, NBGRADER_EXECUTION set and no test
+    cell run (the grader decides those)."""
     nb = nbformat.read(ROOT / step / lesson / f"{lesson}.ipynb", as_version=4)
     env = dict(os.environ)
     env.pop("NBGRADER_EXECUTION", None)
     if grading:
         env["NBGRADER_EXECUTION"] = "autograde"
+        for cell in nb.cells:
+            if notebooks.is_test(cell):
+                cell.source = ""
     return nb, lesson_code.run_notebook(nb, tmp_path, env, timeout=120, kernel_name="python3")
 
 

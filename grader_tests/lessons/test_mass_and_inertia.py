@@ -423,11 +423,13 @@ def test_each_caps_slip_gets_its_own_hint(fixture):
     hint and neither of the other two, on the lesson's capsules and on the hidden test's."""
     wrong = mistake(fixture, "hollow_capsule_inertia")
     check.hollow_capsule_mass_and_axial(wrong)  # only the moment across the axis is wrong
-    rng = np.random.default_rng(3102)  # as the hidden test draws them
-    hidden = [
-        (*rng.uniform(0.005, 0.2, 2).tolist(), float(rng.uniform(0.5, 30.0))) for _ in range(4)
-    ]
-    assert "default_rng(3102)" in _test_cells()["hollow_capsule_transverse"]
+    hidden = []  # as the hidden test draws them, for three submissions
+    for submission in range(3):
+        rng = lesson_code.hidden_generator(3102, submission)
+        hidden += [
+            (*rng.uniform(0.005, 0.2, 2).tolist(), float(rng.uniform(0.5, 30.0))) for _ in range(4)
+        ]
+    assert "expect.hidden_cases(3102)" in _test_cells()["hollow_capsule_transverse"]
     for cases in (check.HOLLOW_CASES, hidden):
         for case in cases:
             with pytest.raises(expect.CheckFailed) as failure:
@@ -689,14 +691,15 @@ def test_random_defaults_resolve_as_the_rule_says(seed):
 def test_hidden_default_models_alone_catch_each_slip(name):
     """The hidden test's random models (drawn as its cell draws them) catch each mistake even
     without the lesson's arm, so an answer fitted to the arm cannot pass them."""
-    rng = np.random.default_rng(3801)
-    models = [lab.random_defaults(rng, int(rng.integers(3, 7))) for _ in range(4)]
     hidden = _test_cells()["resolve_attribute_matches_mujoco"].split("### BEGIN HIDDEN TESTS")[1]
-    assert "default_rng(3801)" in hidden and "range(4)" in hidden
-    with pytest.raises(AssertionError, match="Walk up from the element"):
-        check.resolve_attribute(
-            mistake(name, "resolve_attribute"), models, check.RANDOM_DEFAULT_ATTRIBUTES
-        )
+    assert "expect.hidden_cases(3801)" in hidden and "range(4)" in hidden
+    for submission in range(3):  # the cases of three submissions
+        rng = lesson_code.hidden_generator(3801, submission)
+        models = [lab.random_defaults(rng, int(rng.integers(3, 7))) for _ in range(4)]
+        with pytest.raises(AssertionError, match="Walk up from the element"):
+            check.resolve_attribute(
+                mistake(name, "resolve_attribute"), models, check.RANDOM_DEFAULT_ATTRIBUTES
+            )
 
 
 def test_resolve_attribute_checks():

@@ -388,7 +388,8 @@ def _hidden_stability_cases():
             return edge
 
         names = {"np": np, "check": check, "dynamics": dynamics, "expect": expect}
-        exec(hidden, {**names, "largest_stable_timestep": recording})  # noqa: S102
+        with lesson_code.as_graded():
+            exec(hidden, {**names, "largest_stable_timestep": recording})  # noqa: S102
     return cases
 
 

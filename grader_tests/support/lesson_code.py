@@ -185,3 +185,27 @@ def run_blank_release(lesson: str, workdir: Path) -> tuple[nbformat.NotebookNode
     run_notebook(nb, workdir, env, timeout=120, allow_errors=False, kernel_name="python3")
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
     return nb, outputs, "\n".join(o.get("text", "") for o in outputs)
+
+
+@contextlib.contextmanager
+def as_graded(submission: int = 0):
+    """Checks as the grader runs them: strict, and hidden tests drawing the cases of a
+    stand-in submission (`submission` in place of the seed the grader derives from its
+    secret). The mode before is restored after."""
+    from course import expect
+
+    before = (expect._GRADING, expect._HIDDEN_SEED)
+    expect.grading(True, hidden_seed=(submission,) * 8)
+    try:
+        yield
+    finally:
+        expect._GRADING, expect._HIDDEN_SEED = before
+
+
+def hidden_generator(label: int, submission: int = 0):
+    """The generator `expect.hidden_cases(label)` gives a hidden test in the grader, for the
+    stand-in submission `submission`: what tests of a hidden test's cases draw from."""
+    from course import expect
+
+    with as_graded(submission):
+        return expect.hidden_cases(label)

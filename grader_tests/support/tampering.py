@@ -58,6 +58,9 @@ TRICKS = {
     "classmate": "answer cells exec another student's submission (submitted/, autograded/)",
     "helper": "a graded function answered by a helper of the lesson (MuJoCo, the course)",
     "nan": "not a number where a comparison never looks (beyond issue 11's list)",
+    "descriptors": "write into every descriptor the kernel holds; the next submission of the "
+    "worker reads every one it holds (the worker's log, issue 26)",
+    "sabotage": "a sandbox left unresettable, then its process killed (issue 26, beyond 11)",
 }
 
 
@@ -650,6 +653,20 @@ HELPER_BODIES = {
 """,
 }
 
+# The sandbox sabotaged: a folder in /tmp that the sandbox's own uid cannot empty (a file in a
+# folder without write permission), then the process kills itself. So in the kernel and in the
+# answer process alike: neither sandbox can be made as new for a restart, which must go on in
+# another (a fresh zygote, a cold sandbox) and grade what the submission did.
+UNDELETABLE_TMP_THEN_KILLED = """
+import os
+import signal
+
+os.makedirs("/tmp/stuck/inner", exist_ok=True)
+open("/tmp/stuck/inner/kept", "w").close()
+os.chmod("/tmp/stuck/inner", 0o500)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
 # Numbers where they are easy and "not a number" where the comparison is hard: the inertia.
 NAN_BODIES = {
     "solid_inertia": """
@@ -695,6 +712,67 @@ def _wrong_letters(lesson: str) -> dict[str, str]:
         gid: f'{gid} = _Any("{"ABC"[("ABC".index(right) + 1) % 3]}")  # equal to every letter'
         for gid, right in letter_answers(lesson).items()
     }
+
+
+# Issue 26, hole 2. The writer puts FD_CANARY into fds 1 and 2 and every file its kernel holds
+# open (but IPython's own history); the reader, graded next by the same worker, reopens every
+# file it holds through /proc/self/fd and prints what it found. Neither loses a point; the
+# canary must never reach the reader's output. The reader never names the canary.
+FD_CANARY = "fd-canary-4b1d7e"
+FD_WRITER = f"""
+import os
+_CANARY = "{FD_CANARY}: written by the submission before\\n"
+for _name in os.listdir("/proc/self/fd"):
+    try:
+        _target = os.readlink(f"/proc/self/fd/{{_name}}")
+    except OSError:
+        continue
+    if _name not in ("1", "2") and not _target.startswith("/") or ".ipython" in _target:
+        continue
+    try:
+        os.write(int(_name), _CANARY.encode())
+        with open(f"/proc/self/fd/{{_name}}", "a") as _f:
+            _f.write(_CANARY)
+    except OSError:
+        pass
+"""
+FD_READER = """
+import os, stat
+_found = []
+for _name in sorted(os.listdir("/proc/self/fd"), key=int):
+    try:
+        _target = os.readlink(f"/proc/self/fd/{_name}")
+        if not stat.S_ISREG(os.stat(f"/proc/self/fd/{_name}").st_mode):
+            _found.append(f"fd {_name} -> {_target}")
+            continue
+        with open(f"/proc/self/fd/{_name}", "rb") as _f:  # reopened: read from its start
+            _text = _f.read(1 << 22).decode("utf-8", "replace")
+    except OSError:
+        continue
+    _found.append(f"fd {_name} -> {_target}: {len(_text)} characters")
+    _found += [_line[:200] for _line in _text.splitlines() if "canary" in _line][:20]
+print("descriptors read:", *_found, sep="\\n")
+"""
+
+
+def _descriptors() -> list[Tamper]:
+    """The writer and the reader of issue 26's hole 2 (writer first: names sort so)."""
+    every = sum(cell_points(L01).values())
+    return [
+        Tamper(
+            f"fd-{role}",
+            L01,
+            "descriptors",
+            doc,
+            "complete",
+            every,
+            added=_code(code, L01),
+        )
+        for role, doc, code in (
+            ("canary-writer", "writes a canary into every descriptor its kernel holds", FD_WRITER),
+            ("log-reader", "prints every file its kernel holds open, reopened", FD_READER),
+        )
+    ]
 
 
 def _sphere_as_shell() -> str:
@@ -810,6 +888,18 @@ def _lesson_01() -> list[Tamper]:
     )
     for gid, total, loses, doc in HELPER_CALLS_01:
         fixtures.append(_helper(L01, gid, total, loses, f"{gid} {doc}"))
+    fixtures += _descriptors()
+    fixtures.append(
+        Tamper(
+            "sabotaged-answer-process",
+            L01,
+            "sabotage",
+            "an undeletable folder left in /tmp, then the process killed (complete notebook)",
+            "complete",
+            sum(cell_points(L01).values()),
+            added=_code(UNDELETABLE_TMP_THEN_KILLED, L01),
+        )
+    )
     cells = {gid: answered_with(L01, gid, body.strip("\n")) for gid, body in NAN_BODIES.items()}
     fixtures.append(
         Tamper(

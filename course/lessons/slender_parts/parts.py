@@ -145,7 +145,7 @@ def free_part(content: str, timestep: float = RIGID_STEP) -> str:
     return mjcf.fill(FREE_PART, {"content": content, "timestep": timestep})
 
 
-@functools.cache
+@functools.lru_cache(maxsize=256)  # bounded: hidden cases differ per submission
 def _content_properties(content: str) -> compiled.MassProperties:
     return compiled.body_mass_properties(compiled.compile_xml(free_part(content)), "part")
 
@@ -164,7 +164,7 @@ def ring(mass: float, radius: float, dot: float = 1e-4) -> str:
     return mjcf.fill(RING, {"quarter": mass / 4, "radius": radius, "dot": dot})
 
 
-@functools.cache
+@functools.lru_cache(maxsize=256)  # bounded: hidden cases differ per submission
 def ring_inertia(mass: float, radius: float) -> float:
     """The moment of inertia (kg m^2) MuJoCo compiles for a thin ring of `mass` kg and
     `radius` m about its axis: what a part of that mass has about an axis when its radius of

@@ -267,7 +267,7 @@ def servo(servo_rest_angles) -> None:
     expect.ok("your rest angles are where the simulated arm comes to rest, to 1e-6 rad.")
 
 
-@functools.cache
+@functools.lru_cache(maxsize=256)  # bounded: hidden cases differ per submission
 def servo_case(seed: int) -> arms.ServoCase:
     """A servo-held planar chain drawn from `seed` (cached: its simulation takes a moment)."""
     return arms.servo_case(seed)
