@@ -177,13 +177,19 @@ def _dry_run(args, root: Path) -> int:
 
 
 def _sweep_sandboxes(sandbox) -> None:
-    """Remove the sandbox folders that killed runs left in /tmp, and say so in one line."""
-    removed, failed = sandbox.sweep_left_over()
-    if removed or failed:
-        line = f"note: removed {removed} sandbox folder(s) that killed runs left in /tmp"
-        if failed:
-            line += f"; {failed} could not be removed"
-        print(line, file=sys.stderr)
+    """Say in one line what bounds a submission's memory here (a cgroup per sandbox, or
+    the per-process fallback); remove the sandbox folders and cgroups that killed runs left,
+    and say so in one line each."""
+    print(sandbox.memory_mode(), file=sys.stderr)
+    for (removed, failed), what in (
+        (sandbox.sweep_left_over(), "sandbox folder(s) that killed runs left in /tmp"),
+        (sandbox.sweep_left_over_cgroups(), "sandbox cgroup(s) that killed runs left"),
+    ):
+        if removed or failed:
+            line = f"note: removed {removed} {what}"
+            if failed:
+                line += f"; {failed} could not be removed"
+            print(line, file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,8 +17,18 @@ sandbox (`bwrap`, see `sandbox_command`) therefore has:
 - resource limits (`Limits`, setrlimit in a small launcher before bwrap, inherited):
   memory, tasks, file size, CPU time, open files, no core dumps. Not bounded: the total
   written in the writable folders (each file is, by RLIMIT_FSIZE; a kernel's copy of its
-  folder is on the host's disk), and memory summed over processes (no cgroups here: each
-  process is bounded, and the number of tasks).
+  folder is on the host's disk);
+- memory summed over its processes (`Limits.total_memory`, 4 GiB) bounded by a cgroup of
+  its own (`Cgroup`: memory.max and no swap, or cgroup v1's memory.limit_in_bytes, and
+  pids.max), made where this machine lets the grader (`cgroup_place`: cgroup v2 in or
+  beside the grader's own cgroup, else cgroup v1's memory hierarchy; our machines and CI
+  have v1), joined by the launcher before bwrap (so every descendant is in it), removed by
+  `Sandbox.close`, swept after a killed run (`sweep_left_over_cgroups`). Past the bound
+  the kernel's OOM killer ends the sandbox's largest process. Where no cgroup can be made,
+  `fallback_bound` lowers the tasks and data per process so that their product stays under
+  each slot's share of the machine. `memory_mode` says in one line which is in force. The
+  launcher also raises the sandbox's oom_score_adj (root: for good), so a machine short of
+  memory all the same kills a sandbox before the grader.
 
 Who the learner's code runs as:
 
@@ -42,9 +52,11 @@ Who the learner's code runs as:
 Inside, the code always runs as uid/gid 65534 (nobody) with HOME=/tmp/home.
 
 API: `find_bwrap`, `probe` (None when the sandbox works here, else why not), `Limits`,
+`memory_mode`, `Cgroup`, `sweep_left_over_cgroups`,
 `sandbox_command` (the bwrap argv), `slot_uid` and `take_lease` (slot uids), `Sandbox` (one
-sandbox's host side: private folder, identity, command, `popen`, `run`), `run` (one command,
-one sandbox) and `SandboxedKernelManager` (an ipykernel in a sandbox, for nbclient/nbgrader).
+sandbox's host side: private folder, identity, cgroup, command, `popen`, `run`), `run` (one
+command, one sandbox) and `SandboxedKernelManager` (an ipykernel in a sandbox, for
+nbclient/nbgrader).
 
 Nothing of the grader's reaches a sandboxed process but what it is given: the launcher closes
 every descriptor but the standard streams, and replaces those that are not pipes or sockets
@@ -54,12 +66,15 @@ speak only through their protocol.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.util
+import itertools
 import json
 import os
 import re
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -228,7 +243,8 @@ def _private_folder_named(line: str) -> tuple[str, int] | None:
 
 @dataclass(frozen=True)
 class Limits:
-    """Resource limits of one sandbox (each process in it, except `processes`).
+    """Resource limits of one sandbox (each process in it, except `processes` and
+    `total_memory`).
 
     memory: bytes of RLIMIT_DATA, the private writable memory of each process (heap,
         anonymous mmap, so numpy arrays, thread stacks), not RLIMIT_AS, which also counts
@@ -238,6 +254,15 @@ class Limits:
         a learner about 2.6 GiB, where RLIMIT_AS would leave 1.4. (One BLAS thread, see
         default_env: OpenBLAS allocates buffers per thread, one thread per core.)
     processes: tasks (processes and threads) the sandbox's uid may have (RLIMIT_NPROC).
+    total_memory: bytes all the sandbox's processes use together (their anonymous memory,
+        tmpfs files and the page cache charged to them), bounded by the sandbox's cgroup
+        (memory.max, or cgroup v1's memory.limit_in_bytes; no swap) where this machine lets
+        the grader make one (`memory_mode`); past it the kernel's OOM killer ends the
+        sandbox's largest process. 4 GiB: a kernel after `import numpy, mujoco,
+        matplotlib` and an EGL render is about 430 MiB of data, so a lesson has ample room,
+        and two sandboxes a slot on the default one slot a core stay under this course's
+        machines' memory. Where no cgroup can be made, `per_process` says what bounds
+        memory instead.
     file_size: bytes, the largest file a process may write (RLIMIT_FSIZE; Python then gets
         OSError "File too large").
     cpu_seconds: CPU time of each process (RLIMIT_CPU; SIGXCPU, then SIGKILL 5 s later).
@@ -248,23 +273,310 @@ class Limits:
 
     memory: int = 3 * GiB
     processes: int = 256
+    total_memory: int = 4 * GiB
     file_size: int = 64 * MiB
     cpu_seconds: int = 900
     open_files: int = 1024
     tmp_size: int = 256 * MiB
     shm_size: int = 64 * MiB
 
+    def per_process(self) -> tuple[int, int]:
+        """(bytes of RLIMIT_DATA, tasks of RLIMIT_NPROC) in force: `memory` and `processes`
+        where a cgroup bounds the sandbox's sum (`memory_mode`), else the fallback's
+        (`fallback_bound`), whose product stays under this slot's share of the machine."""
+        if cgroup_place() is not None:
+            return self.memory, self.processes
+        return fallback_bound(self, machine_memory(), os.cpu_count() or 1)
+
     def rlimits(self, nproc: int | None = None) -> dict[str, tuple[int, int]]:
-        """The (soft, hard) limits by resource name; nproc replaces `processes` when given."""
-        tasks = self.processes if nproc is None else nproc
+        """The (soft, hard) limits by resource name; nproc replaces the tasks when given."""
+        memory, tasks = self.per_process()
+        tasks = tasks if nproc is None else nproc
         return {
-            "RLIMIT_DATA": (self.memory, self.memory),
+            "RLIMIT_DATA": (memory, memory),
             "RLIMIT_NPROC": (tasks, tasks),
             "RLIMIT_FSIZE": (self.file_size, self.file_size),
             "RLIMIT_CPU": (self.cpu_seconds, self.cpu_seconds + 5),
             "RLIMIT_NOFILE": (self.open_files, self.open_files),
             "RLIMIT_CORE": (0, 0),
         }
+
+
+# --------------------------------------------------------------------------------------------
+# Memory summed over a sandbox's processes: a cgroup where this machine lets the grader make
+# one, else a bound per process small enough that a slot's tasks together stay under its
+# share of the machine
+
+CGROUP_PREFIX = "classroom-sb-"  # a sandbox's cgroup: classroom-sb-<pid>.<start time>.<n>
+FALLBACK_SHARE = 0.75  # of the machine's memory that every slot's sandboxes may use together
+FALLBACK_MIN_TASKS = 32  # tasks a slot needs: two zygotes, a kernel's threads, an answer
+# The join, run by a process of this one's cgroup as the launcher will be: argv[1:] are the
+# cgroup.procs files to write its own pid into.
+JOIN = "import os, sys\nfor p in sys.argv[1:]:\n    open(p, 'w').write(str(os.getpid()))"
+_serial = itertools.count()  # the nth cgroup this process made
+
+
+def _bounds(limits: Limits) -> dict[str, int]:
+    """The bound files a sandbox's cgroup may have (v2's, v1's memory and pids ones), in the
+    order they are written (v1's memory+swap limit may not be below its memory limit), with
+    their values: memory in bytes (no swap), tasks."""
+    return {
+        "memory.max": limits.total_memory,
+        "memory.swap.max": 0,
+        "memory.limit_in_bytes": limits.total_memory,
+        "memory.memsw.limit_in_bytes": limits.total_memory,
+        "pids.max": limits.processes,
+    }
+
+
+def _write_bounds(folder: str, limits: Limits) -> list[str]:
+    """Write each bound file the cgroup folder has; the names written. OSError when one
+    cannot be."""
+    written = []
+    for name, value in _bounds(limits).items():
+        path = os.path.join(folder, name)
+        if os.path.exists(path):
+            with open(path, "w", encoding="ascii") as f:
+                f.write(str(value))
+            written.append(name)
+    return written
+
+
+def _own_cgroups() -> list[tuple[str, str, str]]:
+    """(controllers, folder, mount point) of each cgroup hierarchy this process is in and
+    sees mounted; controllers as /proc/self/cgroup names them ("" for cgroup v2)."""
+    mounts = []
+    with open("/proc/self/mountinfo", encoding="utf-8") as f:
+        for line in f:
+            left, _, right = line.partition(" - ")
+            fields, tail = left.split(), right.split()
+            if len(tail) >= 3 and tail[0] in ("cgroup", "cgroup2"):
+                mounts.append((tail[0], set(tail[2].split(",")), fields[3], fields[4]))
+    found = []
+    with open("/proc/self/cgroup", encoding="utf-8") as f:
+        for line in f:
+            _id, controllers, path = line.rstrip("\n").split(":", 2)
+            for fstype, options, root, point in mounts:
+                if (fstype == "cgroup2") != (controllers == ""):
+                    continue
+                if controllers and not set(controllers.split(",")) <= options:
+                    continue
+                if path == root or path.startswith(root.rstrip("/") + "/"):
+                    inside = path[len(root) :].lstrip("/")
+                    found.append((controllers, os.path.join(point, inside).rstrip("/"), point))
+                    break
+    return found
+
+
+def _cgroup_name() -> str:
+    """A new cgroup's name: its maker's pid and start time (see `sweep_left_over_cgroups`)."""
+    return f"{CGROUP_PREFIX}{os.getpid()}.{_started(os.getpid())}.{next(_serial)}"
+
+
+def _enable_controllers(parent: str) -> None:
+    """cgroup v2: let parent's children have memory and pids controllers (nothing where they
+    have them already, or where parent holds processes, which v2 then refuses)."""
+    control = os.path.join(parent, "cgroup.subtree_control")
+    try:
+        with open(os.path.join(parent, "cgroup.controllers"), encoding="ascii") as f:
+            offered = f.read().split()
+        with open(control, encoding="ascii") as f:
+            enabled = f.read().split()
+        for name in ("memory", "pids"):
+            if name in offered and name not in enabled:
+                with open(control, "w", encoding="ascii") as f:
+                    f.write(f"+{name}")
+    except OSError:  # not v2, or not ours to change: the trial says what is missing
+        pass
+
+
+def _trial(parent: str, wanted: str) -> str | None:
+    """None when a cgroup made in parent can be bounded (wanted: "memory" or "pids") and a
+    child of this process can join it, as a launcher will; else why not, in a few words.
+    The trial cgroup is removed."""
+    _enable_controllers(parent)
+    folder = os.path.join(parent, _cgroup_name())
+    try:
+        os.mkdir(folder)
+    except OSError as error:
+        return f"cannot make a cgroup in {parent}: {error.strerror}"
+    try:
+        if not any(n.startswith(wanted) for n in _write_bounds(folder, Limits())):
+            return f"{parent} gives its cgroups no {wanted} controller"
+        argv = [sys.executable, "-I", "-S", "-c", JOIN, os.path.join(folder, "cgroup.procs")]
+        joined = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+        if joined.returncode != 0:
+            return f"cannot join a cgroup in {parent}: {joined.stderr.strip()[-200:]}"
+        return None
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"cannot bound a cgroup in {parent}: {error}"
+    finally:
+        _remove_cgroup(folder)
+
+
+@functools.cache
+def _cgroup_probe() -> tuple[tuple[str, ...] | None, str]:
+    """(the folders sandboxes' cgroups are made in, the first with a memory controller, then
+    v1's pids hierarchy's where one can be made; or None, why not). Tried once a process:
+    cgroup v2 in this process's own cgroup, then beside it; then cgroup v1's memory."""
+    if not sys.platform.startswith("linux"):
+        return None, f"no cgroups on {sys.platform}"
+    try:
+        own = _own_cgroups()
+    except OSError as error:
+        return None, f"cannot read this process's cgroups: {error}"
+    why = "no cgroup v2 or v1 memory hierarchy is mounted"
+    for controllers, folder, point in own:
+        if controllers == "":
+            parents = [folder] + ([os.path.dirname(folder)] if folder != point else [])
+        else:
+            parents = [folder] if "memory" in controllers.split(",") else []
+        for parent in parents:
+            why = _trial(parent, "memory") or ""
+            if why:
+                continue
+            pids = [f for c, f, _ in own if "pids" in c.split(",") and controllers]
+            return (parent, *[f for f in pids if _trial(f, "pids") is None]), ""
+    return None, why
+
+
+def cgroup_place() -> tuple[str, ...] | None:
+    """The folders a sandbox's cgroups are made in (see `_cgroup_probe`), or None when no
+    memory cgroup can be made and joined here: the per-process fallback is then in force."""
+    return _cgroup_probe()[0]
+
+
+def _remove_cgroup(folder: str, wait: float = 5.0) -> bool:
+    """Kill every process in the cgroup folder (they belong to a sandbox that is over) and
+    remove it; whether it is gone (a dying process can hold it past `wait` seconds: the next
+    run's sweep removes it then)."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            if os.path.exists(os.path.join(folder, "cgroup.kill")):  # v2: all at once
+                with open(os.path.join(folder, "cgroup.kill"), "w", encoding="ascii") as f:
+                    f.write("1")
+            else:
+                with open(os.path.join(folder, "cgroup.procs"), encoding="ascii") as f:
+                    for pid in f.read().split():
+                        with contextlib.suppress(ProcessLookupError):
+                            os.kill(int(pid), signal.SIGKILL)
+            os.rmdir(folder)
+            return True
+        except FileNotFoundError:
+            return True
+        except OSError:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.02)
+
+
+class Cgroup:
+    """One sandbox's cgroups: a folder in each of `cgroup_place`, bounded by limits
+    (total_memory, no swap, processes). The launcher writes its pid into each `procs` file
+    before bwrap starts, so every process of the sandbox is in them and counts against the
+    bound together. close() kills what is left in them and removes them. OSError when they
+    cannot be made."""
+
+    def __init__(self, limits: Limits):
+        place = cgroup_place()
+        if place is None:
+            raise OSError(f"no cgroup can be made here: {_cgroup_probe()[1]}")
+        self.folders: list[str] = []
+        name = _cgroup_name()
+        try:
+            for parent in place:
+                self.folders.append(os.path.join(parent, name))
+                os.mkdir(self.folders[-1])
+                _write_bounds(self.folders[-1], limits)
+        except OSError:
+            self.close()
+            raise
+
+    def procs(self) -> list[str]:
+        """The cgroup.procs files a process writes its pid into to join."""
+        return [os.path.join(folder, "cgroup.procs") for folder in self.folders]
+
+    def peak(self) -> int | None:
+        """Bytes: the most memory the sandbox's processes held together so far (v2's
+        memory.peak, v1's memory.max_usage_in_bytes), or None where neither is kept."""
+        for name in ("memory.peak", "memory.max_usage_in_bytes"):
+            try:
+                with open(os.path.join(self.folders[0], name), encoding="ascii") as f:
+                    return int(f.read().split()[0])
+            except (OSError, IndexError, ValueError):
+                continue
+        return None
+
+    def close(self) -> bool:
+        """Kill the processes left in the cgroups and remove them; whether all are gone."""
+        gone = all([_remove_cgroup(folder) for folder in self.folders])
+        self.folders = []
+        return gone
+
+
+def sweep_left_over_cgroups() -> tuple[int, int]:
+    """Remove the sandboxes' cgroups whose maker has died (a run killed with SIGKILL cannot
+    remove its own), killing what is left in them. Returns (removed, could not be)."""
+    removed = failed = 0
+    for parent in cgroup_place() or ():
+        with os.scandir(parent) as entries:
+            names = [e.name for e in entries if e.name.startswith(CGROUP_PREFIX)]
+        for name in names:
+            pid, _, started = name[len(CGROUP_PREFIX) :].partition(".")
+            started = started.partition(".")[0]
+            if pid.isdigit() and _started(int(pid)) == started:
+                continue  # its maker still runs
+            if _remove_cgroup(os.path.join(parent, name), wait=1.0):
+                removed += 1
+            else:
+                failed += 1
+    return removed, failed
+
+
+def machine_memory() -> int:
+    """Bytes of memory this machine has (MemTotal of /proc/meminfo); 0 when unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemTotal:"):
+                    return int(line.split()[1]) * KiB
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def fallback_bound(limits: Limits, machine: int, slots: int) -> tuple[int, int]:
+    """(bytes of data a process, tasks a slot) where no cgroup bounds a sandbox's sum:
+    tasks times bytes stays under a slot's share of the machine (FALLBACK_SHARE of machine
+    bytes over slots; a slot's kernel and answer sandboxes share its uid, so its tasks).
+    Tasks are lowered first, to what that share holds at `limits.memory` each but never below
+    FALLBACK_MIN_TASKS; then the bytes, to the share over the tasks. machine: bytes (0:
+    unknown, then limits stand); slots: the slots that run at once."""
+    if machine <= 0:
+        return limits.memory, limits.processes
+    share = int(machine * FALLBACK_SHARE) // max(slots, 1)
+    tasks = min(limits.processes, max(FALLBACK_MIN_TASKS, share // limits.memory))
+    return min(limits.memory, share // tasks), tasks
+
+
+def memory_mode(limits: Limits | None = None) -> str:
+    """One line saying what bounds a submission's memory on this machine: a cgroup per
+    sandbox, or the per-process fallback (and why no cgroup)."""
+    limits = limits or Limits()
+    place = cgroup_place()
+    if place is not None:
+        return (
+            f"memory: each sandbox's processes together at most "
+            f"{limits.total_memory / GiB:g} GiB (a cgroup in {place[0]})"
+        )
+    memory, tasks = limits.per_process()
+    return (
+        f"memory: no cgroup can be made here ({_cgroup_probe()[1]}); instead each sandboxed "
+        f"process at most {memory // MiB} MiB of data and {tasks} tasks a slot, together "
+        f"{memory * tasks / GiB:.1f} GiB of this machine's {machine_memory() / GiB:.1f} GiB "
+        f"over {os.cpu_count() or 1} slot(s)"
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -453,13 +765,23 @@ def seccomp_program() -> bytes | None:
 # --------------------------------------------------------------------------------------------
 # The launcher: limits, staged folders and the uid, then bwrap
 
-# Run as `python -I -S -c LAUNCHER spec`: keep no descriptor of the grader's but the standard
-# streams, and those only when they are pipes or sockets (else /dev/null: never a log file or a
-# terminal); in a private mount namespace (root only) bind each staged folder onto its mount
-# point, set the limits, drop to the slot's uid, exec bwrap (with the seccomp filter on a pipe).
+# Run as `python -I -S -c LAUNCHER spec`: join the sandbox's cgroups (as root: the slot's uid
+# could not, and every descendant stays in them); keep no descriptor of the grader's but the
+# standard streams, and those only when they are pipes or sockets (else /dev/null: never a log
+# file or a terminal); in a private mount namespace (root only) bind each staged folder onto its
+# mount point, set the limits, drop to the slot's uid, exec bwrap (with the seccomp filter on a
+# pipe).
 LAUNCHER = r"""
 import ctypes, json, os, resource, stat, sys
 spec = json.loads(sys.argv[1])
+for procs in spec["cgroups"]:  # before anything else: every process of the sandbox joins
+    with open(procs, "w") as f:
+        f.write(str(os.getpid()))
+try:  # where memory runs short all the same, the kernel kills the sandbox before the grader
+    with open("/proc/self/oom_score_adj", "w") as f:
+        f.write("500")
+except OSError:
+    pass
 for fd in (0, 1, 2):
     try:
         mode = os.fstat(fd).st_mode
@@ -782,6 +1104,7 @@ class Sandbox:
         self.directory = owned_folder()  # the slot's uid resolves binds through it
         self._stage: list[tuple[str, str]] = []
         self._files = self._write_identity_files()
+        self._cgroup: Cgroup | None = None  # made with the first command, where one can be
 
     def _identity(self, slot: int) -> tuple[int, int]:
         """(uid, gid) outside: the slot's leased uid as root, else the user's own."""
@@ -885,8 +1208,11 @@ class Sandbox:
             as_pid_1=self.as_pid_1,
         )
         # Not root: RLIMIT_NPROC counts all this user's tasks, so allow that many more.
-        nproc = None if self.drops else _tasks_of(self.uid) + self.limits.processes
+        nproc = None if self.drops else _tasks_of(self.uid) + self.limits.per_process()[1]
+        if self._cgroup is None and cgroup_place() is not None:
+            self._cgroup = Cgroup(self.limits)
         spec = {
+            "cgroups": self._cgroup.procs() if self._cgroup is not None else [],
             "argv": bwrap,
             "limits": self.limits.rlimits(nproc),
             "uid": self.uid if self.drops else None,
@@ -920,8 +1246,17 @@ class Sandbox:
             start_new_session=True,
         )
 
+    @property
+    def cgroup(self) -> Cgroup | None:
+        """The sandbox's cgroup once a command was made, where the machine gives one."""
+        return self._cgroup
+
     def close(self) -> None:
-        """Remove the private folder."""
+        """Kill what is left in the sandbox's cgroup and remove it; remove the private
+        folder."""
+        if self._cgroup is not None:
+            self._cgroup.close()
+            self._cgroup = None
         shutil.rmtree(self.directory, ignore_errors=True)
 
     def __enter__(self) -> Sandbox:

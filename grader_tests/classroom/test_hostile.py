@@ -36,6 +36,7 @@ from pathlib import Path
 import hostile
 import pytest
 from graded_outputs import gradebook_rows, hidden_lines, report_section
+from memory_watch import Sampler
 from sandbox_required import require_sandbox
 
 from classroom import notebooks, sandbox
@@ -414,7 +415,8 @@ def hostile_class(tmp_path_factory):
     before, since = snapshot(root), boot_seconds()
     tmp_before = set(tmp_folders())
     try:
-        done = run_grade(root)
+        with Sampler(SLOT_UIDS, every=0.1) as memory:  # what the slots held, from outside
+            done = run_grade(root)
         after_run = snapshot(root)
         tmp_after = sorted(set(tmp_folders()) - tmp_before)
         left_at_end = settled_processes(root, since, context.token)
@@ -440,6 +442,7 @@ def hostile_class(tmp_path_factory):
         "rows": csv_rows(root),
         "scores": cell_scores(root),
         "journal": journal(root),
+        "memory": memory,
     }
 
 
@@ -579,6 +582,22 @@ def test_denial_of_service_is_bounded(hostile_class):
     assert report_section(root, "hostile-deny", LESSON).count("output-capped") >= 3
     slow = hostile_class["journal"]["hostile-slow"].seconds
     assert slow <= NOTEBOOK_TIMEOUT + VERDICT_BUDGET + 60, f"hostile-slow held a worker {slow} s"
+
+
+@pytest.mark.timeout(RUN_TIMEOUT)
+def test_memory_in_many_processes_is_stopped_and_the_machine_unharmed(hostile_class):
+    """hostile-memory's processes, each under a process's limit, are stopped before they hold
+    their total at once: some are killed, no slot ever holds that total (sampled from
+    outside), and the machine keeps memory available."""
+    printed = hostile_outputs(hostile_class["root"], "hostile-memory")
+    found = re.search(r"memory children: (\d+) held, (\d+) killed", printed)
+    assert found, printed[:3000]
+    assert int(found.group(2)) >= 1, found.group(0)
+    attempt = hostile.MEMORY_CHILDREN * hostile.MEMORY_EACH
+    held = hostile_class["memory"].most
+    assert max(held.values()) < attempt, {uid: f"{b / 2**30:.2f} GiB" for uid, b in held.items()}
+    assert max(held.values()) > hostile.MEMORY_EACH, "the attack never ran"
+    assert hostile_class["memory"].least_available > 2**30
 
 
 # --------------------------------------------------------------------------------------------

@@ -589,6 +589,53 @@ def _slow(context: Context) -> nbformat.NotebookNode:
 
 
 # --------------------------------------------------------------------------------------------
+# memory in many processes
+
+# Forks MEMORY_CHILDREN processes that each touch MEMORY_EACH bytes (each far under a process's
+# own limit) and hold them two seconds, all at once: MEMORY_CHILDREN * MEMORY_EACH together.
+# Touching that much takes seconds, more than a cell may run: the first cell forks them and
+# goes on, the notebook's own cells run meanwhile, and its last cell collects them.
+MEMORY_CHILDREN, MEMORY_EACH = 14, 400 * 1024**2
+MEMORY_FORK = r"""
+import time as _time
+_memory_pids = []
+for _ in range(_H["children"]):
+    _pid = _os.fork()
+    if _pid == 0:
+        _block = bytearray(_H["each"])
+        _block[::4096] = b"\1" * (_H["each"] // 4096)  # every page touched
+        _time.sleep(2)
+        _os._exit(0)
+    _memory_pids.append(_pid)
+print("memory children forked:", len(_memory_pids))
+"""
+MEMORY_COLLECT = r"""
+_ended = []
+try:
+    for _pid in _memory_pids:
+        _ended.append(_os.waitpid(_pid, 0)[1])
+finally:
+    _held = sum(_status == 0 for _status in _ended)
+    _killed = sum(_os.WIFSIGNALED(_status) for _status in _ended)
+    _unknown = len(_memory_pids) - len(_ended)
+    print(f"memory children: {_held} held, {_killed} killed, {_unknown} unknown")
+    if _held == _H["children"]:
+        _REACHED.append(f"held {_held} x {_H['each'] >> 20} MiB at once")
+    _ATTEMPTED.append("memory in many processes")
+    _tell("memory in many processes")
+"""
+
+
+def _memory_in_processes(context: Context) -> nbformat.NotebookNode:
+    nb = _complete(context.lesson)
+    sizes = f"_H['children'], _H['each'] = {MEMORY_CHILDREN}, {MEMORY_EACH}\n"
+    fork = new_code_cell(context.header() + sizes + COMMON + MEMORY_FORK)
+    _insert_after_setup(nb, [fork])
+    nb.cells.append(new_code_cell(MEMORY_COLLECT))
+    return nb
+
+
+# --------------------------------------------------------------------------------------------
 # Building notebooks
 
 
@@ -631,6 +678,13 @@ CORPUS = [
         "allocates 4 GiB, forks 300 processes, writes 200 MB, prints 50 MB, raises a 50 MB "
         "message, floods update_display_data",
         _deny_service,
+    ),
+    Hostile(
+        "hostile-memory",
+        "deny service",
+        f"forks {MEMORY_CHILDREN} processes that each allocate and touch "
+        f"{MEMORY_EACH >> 20} MiB, under a process's limit but together past a sandbox's",
+        _memory_in_processes,
     ),
     Hostile(
         "hostile-slow",
