@@ -177,10 +177,12 @@ def _dry_run(args, root: Path) -> int:
 
 
 def _sweep_sandboxes(sandbox) -> None:
-    """Say in one line what bounds a submission's memory here (a cgroup per sandbox, or
-    the per-process fallback); remove the sandbox folders and cgroups that killed runs left,
-    and say so in one line each."""
-    print(sandbox.memory_mode(), file=sys.stderr)
+    """Say in one line when no cgroup bounds a sandbox's memory here (the per-process
+    fallback is in force: an instructor should know); remove the sandbox folders and cgroups
+    that killed runs left, and say so in one line each. A run with cgroups says nothing, so
+    that a refusal later in the run stays one line."""
+    if sandbox.cgroup_place() is None:
+        print(f"note: {sandbox.memory_mode()}", file=sys.stderr)
     for (removed, failed), what in (
         (sandbox.sweep_left_over(), "sandbox folder(s) that killed runs left in /tmp"),
         (sandbox.sweep_left_over_cgroups(), "sandbox cgroup(s) that killed runs left"),
