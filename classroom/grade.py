@@ -168,7 +168,10 @@ def _dry_run(args, root: Path) -> int:
     config = build.load_nbgrader_config(root)
     with tempfile.TemporaryDirectory(prefix="dry-run-") as work:
         try:
-            lines = download.dry_run(args.zip, lessons, work, pattern=args.pattern, config=config)
+            lines = download.dry_run(
+                args.zip, lessons, work, pattern=args.pattern, config=config,
+                releases=run.release_reader(root),
+            )  # fmt: skip
         except download.DownloadError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 1

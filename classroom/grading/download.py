@@ -1,13 +1,21 @@
 """Submissions from an LMS download: a .zip (or its unpacked folder) from Canvas, Moodle, or
 any LMS whose file names a pattern can read.
 
-Canvas and Moodle are recognised by their naming (`classroom.grading.lms`): the student is
-the LMS's numeric id, the name is kept for the grade export, late marks are kept, and of a
-student's resubmissions of a lesson the newest is graded (and the report says so). Other
-downloads are read with nbgrader's FileNameCollectorPlugin: `--pattern` (or
-FileNameCollectorPlugin.named_regexp in nbgrader_config.py), a regular expression naming
-`student_id` and optionally `file_id` and `timestamp`, matched against each file's path in the
-download ("/" separators); by default "<student>/<file>" or "<student>_<file>".
+Each file is read on its own, by the first form it follows: Canvas's or Moodle's naming
+(`classroom.grading.lms`: the student is the LMS's numeric id, the name is kept for the grade
+export, late marks are kept, and of a student's resubmissions of a lesson the newest is graded,
+and the report says so), else nbgrader's FileNameCollectorPlugin: FileNameCollectorPlugin.
+named_regexp in nbgrader_config.py, or by default "<student>/<file>" or "<student>_<file>", a
+regular expression naming `student_id` and optionally `file_id` and `timestamp`, matched against
+each file's path in the download ("/" separators). `--pattern` reads every file with its
+pattern. A download that mixes forms is read file by file all the same (no file's student
+changes because of other files) and one warning says how many files followed each form. A file
+that follows none becomes a row of its own ("unknown-<file>"), not graded, with the reason.
+
+Each file's lesson is read from its name; a notebook whose name names no lesson is matched to
+a lesson by its cells (`submissions.lesson_by_cells`, the renamed-notebook repair); any other
+file goes to its student's only lesson, or the download's only lesson, so that a student who
+handed in only a PDF still gets a row ("no notebook (found: report.pdf)").
 
 Two different notebooks of one lesson for one student are never merged silently: by default
 the run stops before grading and names the files (`DuplicateNotebooks`); with `copies="all"`
@@ -18,13 +26,19 @@ from __future__ import annotations
 
 import logging
 import re
+import unicodedata
 import zipfile
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from classroom.grading import lms
 from classroom.grading.intake import IGNORED, Intake, Submission
-from classroom.grading.submissions import HOUSEKEEPING, name_key
+from classroom.grading.submissions import HOUSEKEEPING, lesson_by_cells, name_key
+
+PATTERN = "pattern"  # the form of a file read by a pattern rather than by an LMS's naming
+UTF8_FLAG = 0x800  # a zip member's "name is UTF-8" flag (APPNOTE 4.4.4, bit 11)
 
 DEFAULT_PATTERNS = (
     r"^(?P<student_id>[^/]+)/(?P<file_id>.+)$",
@@ -54,10 +68,25 @@ class Entry:
     order: int = 0
     timestamp: str | None = None
     lesson: str | None = None
+    form: str = PATTERN  # "canvas", "moodle" or PATTERN: how its name was read
+    placed: str | None = None  # how the lesson was found when the name does not say
 
 
-def extract(archive: Path, target: Path) -> Path:
-    """Unpack a zip safely (no paths outside target), archives inside it too."""
+def member_name(member: zipfile.ZipInfo) -> tuple[str, bool]:
+    """A zip member's name, and whether it was repaired: a name stored as UTF-8 without the
+    zip's UTF-8 flag (zipfile then reads it as cp437, "garc├¡a") is read as UTF-8."""
+    name = member.filename
+    if member.flag_bits & UTF8_FLAG or name.isascii():
+        return name, False
+    try:
+        return name.encode("cp437").decode("utf-8"), True
+    except UnicodeError:  # truly cp437 (an old Windows zip): keep it
+        return name, False
+
+
+def extract(archive: Path, target: Path, repaired: list[str] | None = None) -> Path:
+    """Unpack a zip safely (no paths outside target), archives inside it too; the names read
+    as UTF-8 by `member_name` are added to `repaired`."""
     target.mkdir(parents=True, exist_ok=True)
     try:
         zf = zipfile.ZipFile(archive)
@@ -65,7 +94,10 @@ def extract(archive: Path, target: Path) -> Path:
         raise DownloadError(f"{archive} is not a zip file (is it the LMS's download?)") from None
     with zf:
         for member in zf.infolist():
-            name = PurePosixPath(member.filename)
+            text, fixed = member_name(member)
+            if fixed and repaired is not None:
+                repaired.append(text)
+            name = PurePosixPath(text)
             if member.is_dir() or name.is_absolute() or ".." in name.parts:
                 continue
             destination = target.joinpath(*name.parts)
@@ -74,7 +106,7 @@ def extract(archive: Path, target: Path) -> Path:
                 while chunk := source.read(1 << 20):
                     out.write(chunk)
     for inner in sorted(target.rglob("*.zip")):
-        extract(inner, inner.with_suffix(""))
+        extract(inner, inner.with_suffix(""), repaired)
         inner.unlink()
     return target
 
@@ -109,38 +141,24 @@ def _quiet_collect(plugin, relative: str):
         plugin.log.setLevel(level)
 
 
-def _by_pattern(files, root, plugins) -> tuple[list[Entry], list[str]]:
-    entries, unassigned = [], []
-    for file in files:
-        relative = file.relative_to(root).as_posix()
-        info = None
-        for plugin in plugins:
-            info = _quiet_collect(plugin, relative)
-            if info and info.get("student_id"):
-                break
-        if not info or not info.get("student_id"):
-            unassigned.append(relative)
-            continue
-        file_id = info.get("file_id") or file.name
-        stamp = info.get("timestamp")
-        entries.append(Entry(file, relative, info["student_id"], file_id, timestamp=stamp))
-    return entries, unassigned
-
-
-def _by_lms(files, root, lessons) -> tuple[list[Entry], list[str]]:
-    entries, unassigned = [], []
-    for file in files:
-        relative = file.relative_to(root).as_posix()
-        handed = lms.read(relative, file, lessons)
-        if handed is None:
-            unassigned.append(relative)
-            continue
-        entries.append(
-            Entry(
-                file, relative, handed.student, handed.file, handed.name, handed.late, handed.order
+def _read_file(file: Path, root: Path, lessons, plugins, forced: bool) -> Entry | None:
+    """One file read by the first form its name follows (Canvas, Moodle, the pattern; only
+    the pattern when `forced`), or None when it follows none."""
+    relative = file.relative_to(root).as_posix()
+    handed = None if forced else lms.read(relative, file, lessons)
+    if handed is not None:
+        return Entry(
+            file, relative, handed.student, handed.file, handed.name, handed.late,
+            handed.order, form=handed.lms,
+        )  # fmt: skip
+    for plugin in plugins:
+        info = _quiet_collect(plugin, unicodedata.normalize("NFC", relative))
+        if info and info.get("student_id"):
+            file_id = info.get("file_id") or file.name
+            return Entry(
+                file, relative, info["student_id"], file_id, timestamp=info.get("timestamp")
             )
-        )
-    return entries, unassigned
+    return None
 
 
 def lesson_of(file_id: str, lessons: list[str]) -> str | None:
@@ -176,36 +194,95 @@ def _timestamp(text: str | None) -> str | None:
 
 @dataclass
 class Download:
-    """A download read: every (student, lesson)'s entries, and the files nobody owns."""
+    """A download read: every (student, lesson)'s entries, the files with a student but no
+    lesson, the files nobody owns, how many files followed each form, and what was said."""
 
-    lms: str | None
+    forms: dict[str, int] = field(default_factory=dict)  # "canvas"/"moodle"/PATTERN: files
     groups: dict[tuple[str, str], list[Entry]] = field(default_factory=dict)
-    unassigned: list[str] = field(default_factory=list)
+    unassigned: list[str] = field(default_factory=list)  # a student but no lesson
+    unmatched: list[str] = field(default_factory=list)  # no form: nobody's
+    warnings: list[str] = field(default_factory=list)
+    students: set[str] = field(default_factory=set)  # everyone a file was read for
+
+    @property
+    def read_as(self) -> str:
+        """ "canvas", "moodle", "pattern", or each form with its number of files."""
+        if len(self.forms) == 1:
+            return next(iter(self.forms))
+        return ", ".join(f"{form} ({n} files)" for form, n in self.forms.items()) or "nothing"
+
+
+def mixed_warning(forms: dict[str, int]) -> str | None:
+    """One line when a download's files follow more than one form, or None."""
+    if len(forms) < 2:
+        return None
+    counts = ", ".join(
+        f"{n} by {form.capitalize()}'s names" for form, n in forms.items() if form != PATTERN
+    )
+    if PATTERN in forms:
+        counts += f", {forms[PATTERN]} by the pattern"
+    return (
+        f"the download mixes file names: {counts.lstrip(', ')}; each file was read by the form "
+        "its name follows (run --dry-run to see each file's student)"
+    )
+
+
+def _place(entries: list[Entry], lessons: list[str], releases) -> None:
+    """Give each entry its lesson: by its name; a notebook's by its cells; any other file
+    its student's only lesson, else the download's only lesson (else it keeps none)."""
+    for entry in entries:
+        entry.lesson = lesson_of(entry.file, lessons)
+    for entry in entries:
+        if entry.lesson is None and releases and entry.file.lower().endswith(".ipynb"):
+            entry.lesson, share = lesson_by_cells(entry.path, lessons, releases)
+            if entry.lesson:
+                entry.placed = (
+                    f'"{PurePosixPath(entry.file).name}" names no lesson; its cells are '
+                    f"{entry.lesson}'s ({share:.0%} of the lesson's graded cells)"
+                )
+    found = {e.lesson for e in entries if e.lesson}
+    for entry in entries:
+        if entry.lesson is None:
+            theirs = {e.lesson for e in entries if e.student == entry.student and e.lesson}
+            only = theirs if len(theirs) == 1 else found if len(found) == 1 else set()
+            entry.lesson = next(iter(only), None)
 
 
 def read_download(path: Path | str, lessons: list[str], workdir: Path | str, *, pattern=None,
-                  config=None) -> Download:  # fmt: skip
-    """Read a download (a .zip or a folder) into each student's files per lesson."""
+                  config=None, releases: Callable | None = None) -> Download:  # fmt: skip
+    """Read a download (a .zip or a folder) into each student's files per lesson; `releases`
+    (lesson -> its release notebook) lets a notebook named after no lesson be placed by its
+    cells."""
     path = Path(path)
     if not path.exists():
         raise DownloadError(f"no such download: {path}")
-    root = extract(path, Path(workdir) / "download") if path.is_file() else path
+    repaired: list[str] = []
+    root = extract(path, Path(workdir) / "download", repaired) if path.is_file() else path
     files = _files_below(root)
     if not files:
         raise DownloadError(f"{path} holds no files")
-    relatives = [f.relative_to(root).as_posix() for f in files]
-    kind = None if pattern else lms.recognise(relatives, lessons)
-    if kind:
-        entries, unassigned = _by_lms(files, root, lessons)
-    else:
-        entries, unassigned = _by_pattern(files, root, _plugins(pattern, config, files))
-    download = Download(kind, unassigned=unassigned)
+    plugins = _plugins(pattern, config, files)
+    download, entries = Download(), []
+    for file in files:
+        entry = _read_file(file, root, lessons, plugins, forced=bool(pattern))
+        if entry is None:
+            download.unmatched.append(file.relative_to(root).as_posix())
+        else:
+            entries.append(entry)
+    download.forms = dict(Counter(e.form for e in entries).most_common())
+    if repaired:
+        download.warnings.append(
+            f"{len(repaired)} file names in the zip were UTF-8 without the zip's UTF-8 flag; "
+            f"read as UTF-8 (for example {repaired[0]})"
+        )
+    download.warnings += filter(None, [mixed_warning(download.forms)])
+    _place(entries, lessons, releases)
+    download.students = {entry.student for entry in entries}
     for entry in entries:
-        entry.lesson = lesson_of(entry.file, lessons)
         if entry.lesson is None:
             download.unassigned.append(f"{entry.relative} (student {entry.student})")
-            continue
-        download.groups.setdefault((entry.student, entry.lesson), []).append(entry)
+        else:
+            download.groups.setdefault((entry.student, entry.lesson), []).append(entry)
     return download
 
 
@@ -236,10 +313,10 @@ def _copies(kept: list[Entry]) -> list[list[Entry]]:
 
 def submissions(download: Download, lessons, workdir, copies: str = "stop") -> Intake:
     """The submissions of a read download: one per student and lesson (none handed in: no
-    files), copied to workdir/from-download/<student>/<lesson>."""
-    students = sorted({student for student, _ in download.groups})
+    files), copied to workdir/from-download/<student>/<lesson>; and one per file nobody owns,
+    refused with the reason (`unmatched_rows`)."""
     found = []
-    for student in students:
+    for student in sorted(download.students):
         for lesson in lessons:
             entries = download.groups.get((student, lesson), [])
             kept, said = _keep_newest(entries)
@@ -253,7 +330,39 @@ def submissions(download: Download, lessons, workdir, copies: str = "stop") -> I
             for number, variant in enumerate(variants, start=1):
                 sid = student if number == 1 else f"{student}-copy{number}"
                 found.append(_staged(sid, lesson, variant, said, workdir))
-    return Intake(found, download.unassigned)
+    rows, footer = unmatched_rows(download, lessons)
+    return Intake(found + rows, download.unassigned + footer, list(download.warnings))
+
+
+def unknown_id(relative: str, taken: set[str]) -> str:
+    """The student id of the row of a file nobody owns: "unknown-<its name>", made unique."""
+    stem = re.sub(r"\W+", "-", PurePosixPath(relative).stem.lower()).strip("-")[:40] or "file"
+    sid, number = f"unknown-{stem}", 1
+    while sid in taken:
+        number += 1
+        sid = f"unknown-{stem}-{number}"
+    return sid
+
+
+def unmatched_rows(download: Download, lessons) -> tuple[list[Submission], list[str]]:
+    """A refused submission for each file whose name follows no form, under the lesson its
+    name says or the download's first lesson; and the files left for the report's footer
+    (a download in which no lesson was found)."""
+    handed = [lesson for lesson in lessons if any(k[1] == lesson for k in download.groups)]
+    if not handed:
+        return [], [f"{relative} (no student)" for relative in download.unmatched]
+    rows, taken = [], set(download.students)
+    for relative in download.unmatched:
+        lesson = lesson_of(relative, handed) or handed[0]
+        row = Submission(unknown_id(relative, taken), lesson)
+        taken.add(row.student)
+        row.refused = (
+            f"\"{relative}\" follows neither Canvas's nor Moodle's naming nor the pattern: "
+            "whose work it is cannot be told, so it was not graded (rename it as the LMS "
+            "names files, or pass --pattern)"
+        )
+        rows.append(row)
+    return rows, []
 
 
 def _staged(student, lesson, entries, said, workdir) -> Submission:
@@ -269,32 +378,48 @@ def _staged(student, lesson, entries, said, workdir) -> Submission:
         stamps = sorted(e.timestamp for e in entries if e.timestamp)
         submission.timestamp = _timestamp(stamps[-1]) if stamps else None
         submission.name = next((e.name for e in entries if e.name), None)
-        submission.late = any(e.late for e in entries)
+        submission.late = any(e.late for e in entries)  # the LMS's mark, kept for the exports
         for sentence in said:
             submission.note("resubmitted", sentence)
+        for entry in entries:
+            if entry.placed:
+                submission.note("renamed", entry.placed)
         if student.endswith(tuple(f"-copy{n}" for n in range(2, 10))):
             submission.note("copies", "a second notebook for this lesson, graded on its own")
     return submission
 
 
-def from_download(path, lessons, workdir, *, pattern=None, config=None, copies="stop") -> Intake:
+def from_download(path, lessons, workdir, *, pattern=None, config=None, copies="stop",
+                  releases: Callable | None = None) -> Intake:  # fmt: skip
     """Submissions in an LMS download; see the module's docstring."""
-    download = read_download(path, lessons, workdir, pattern=pattern, config=config)
+    download = read_download(
+        path, lessons, workdir, pattern=pattern, config=config, releases=releases
+    )
     return submissions(download, lessons, workdir, copies)
 
 
-def dry_run(path, lessons, workdir, *, pattern=None, config=None) -> list[str]:
+def dry_run(path, lessons, workdir, *, pattern=None, config=None, releases=None) -> list[str]:
     """What a download would become, one line per file: file -> student -> lesson."""
-    download = read_download(path, lessons, workdir, pattern=pattern, config=config)
-    lines = [f"read as: {download.lms or 'pattern'}"]
+    download = read_download(
+        path, lessons, workdir, pattern=pattern, config=config, releases=releases
+    )
+    lines = [f"read as: {download.read_as}"]
+    lines += [f"warning: {warning}" for warning in download.warnings]
     for (student, lesson), entries in sorted(download.groups.items()):
         kept, _ = _keep_newest(entries)
         for entry in sorted(entries, key=lambda e: e.relative):
             mark = "" if entry in kept else "   (older version: not graded)"
             who = f"{student} ({entry.name})" if entry.name else student
             late = "  LATE" if entry.late else ""
-            lines.append(f"{entry.relative} -> {who} -> {lesson}{late}{mark}")
+            placed = "  (by its cells)" if entry.placed else ""
+            lines.append(f"{entry.relative} -> {who} -> {lesson}{placed}{late}{mark}")
+    lines += [f"{relative} -> (no lesson: not graded)" for relative in download.unassigned]
+    rows, _ = unmatched_rows(download, lessons)
     lines += [
-        f"{relative} -> (no student or lesson: not graded)" for relative in download.unassigned
+        f"{relative} -> (no student: a row {row.student}, not graded)"
+        for relative, row in zip(download.unmatched, rows, strict=False)
+    ]
+    lines += [
+        f"{relative} -> (no student: not graded)" for relative in download.unmatched[len(rows) :]
     ]
     return lines

@@ -35,6 +35,7 @@ Submission = Job  # one per (student, lesson); numbered later by the run
 class Intake:
     submissions: list[Submission]
     unassigned: list[str] = field(default_factory=list)  # files no student could be read from
+    warnings: list[str] = field(default_factory=list)  # one line each, for the run's warnings
 
 
 def _files_below(folder: Path) -> list[Path]:

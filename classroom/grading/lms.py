@@ -1,26 +1,34 @@
-"""LMS downloads read the way the LMS names them: Canvas and Moodle.
+"""LMS downloads read the way the LMS names them: Canvas and Moodle, one file at a time.
 
-- Canvas: one flat folder of files named `<sortable name>[_LATE]_<user id>_<attachment id>_
-  <file name>`, the sortable name lower case with its spaces removed ("smith_alice"), `_LATE`
-  when the file came after the due date, and a resubmitted file's name with `-1`, `-2`... added
-  before its extension. The student is the numeric user id (two Smiths stay two students); the
-  newest file (the highest attachment id) of a student and lesson is the submission.
-- Moodle: a folder per submission, `<Full Name>_<participant id>_assignsubmission_file_/`,
-  holding the files (or, with "Download submissions in folders" unticked, and before Moodle
-  3.1, that prefix glued to each file's name). The student is the participant id.
+- Canvas (ContentZipper in Canvas's source): one flat folder of files named `<name>[_LATE]_
+  <user id>_<attachment id>_<file name>`. The name is the sortable name ("García, María")
+  lower-cased with every character that is not a word character removed ("garcíamaría",
+  "李雷"; Unicode letters stay); older downloads kept an underscore ("smith_alice"). `_LATE`
+  (upper case, as Canvas writes it) marks a file handed in after the due date, and a
+  resubmitted file's name has `-1`, `-2`... added before its extension. The student is the
+  numeric user id (two Smiths stay two students); the newest file (the highest attachment id)
+  of a student and lesson is the submission.
+- Moodle (mod/assign's download_submissions): a folder per submission, `<Full Name>_
+  <participant id>_assignsubmission_file_/`, holding the files (or, with "Download
+  submissions in folders" unticked, and before Moodle 3.1, that prefix glued to each file's
+  name); the full name keeps its Unicode letters, its underscores turned into spaces. The
+  student is the participant id. Moodle keeps only a student's last attempt and names no
+  lateness.
 
-Anything else is read with a pattern (`--pattern`, nbgrader's FileNameCollectorPlugin).
+Names are compared in Unicode's composed form (NFC): a zip unpacked on macOS may hold "e" and
+a combining diaeresis where Canvas wrote "ë". A file that follows neither naming is read with
+a pattern (`classroom.grading.download`).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-CANVAS = re.compile(
-    r"^(?P<name>[a-z0-9][a-z0-9_-]*?)(?P<late>_late)?_(?P<id>\d+)_(?P<order>\d+)_(?P<file>[^/]+)$",
-    re.IGNORECASE,
+CANVAS = re.compile(  # \w is Unicode-aware: "garcíamaría", "zoë", "李雷"
+    r"^(?P<name>\w+?)(?P<late>_LATE)?_(?P<id>\d+)_(?P<order>\d+)_(?P<file>[^/]+)$"
 )
 MOODLE = re.compile(
     r"^(?P<name>[^/_]+)_(?P<id>\d+)_assign(?:submission|feedback)_[a-z0-9]+_/?(?P<file>[^/].*)$"
@@ -61,6 +69,7 @@ def _without_suffix(file: str) -> tuple[str, int]:
 
 def read(relative: str, path: Path, lessons: list[str]) -> Handed | None:
     """The LMS's reading of one file of a download, or None when it follows neither naming."""
+    relative = unicodedata.normalize("NFC", relative)
     match = CANVAS.match(relative)
     if match is not None:
         file, version = _without_suffix(match["file"])
@@ -75,14 +84,3 @@ def read(relative: str, path: Path, lessons: list[str]) -> Handed | None:
         file = PurePosixPath(match["file"]).name
         return Handed(path, relative, "moodle", match["id"], match["name"].strip(), file)
     return None
-
-
-def recognise(relatives: list[str], lessons: list[str]) -> str | None:
-    """ "canvas" or "moodle" when most of a download's files follow that LMS's naming."""
-    counts = {"canvas": 0, "moodle": 0}
-    for relative in relatives:
-        handed = read(relative, Path(relative), lessons)
-        if handed is not None:
-            counts[handed.lms] += 1
-    best = max(counts, key=counts.get)
-    return best if relatives and counts[best] * 2 > len(relatives) else None

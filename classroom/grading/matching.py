@@ -16,6 +16,7 @@ from classroom.notebooks import grade_id, is_answer, is_locked
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+(?:\.\d+)?")
 SIGNATURE = re.compile(r"^\s*(?:(def|class)\s+(\w+)|(\w+)\s*(?::[^=]*)?=(?!=))")
 CONTENT_MATCH = 0.5  # similarity from which two cells are "the same cell" by content
+WRONG_NOTEBOOK = 0.3  # below this share of a release's graded cells, not that lesson's notebook
 
 
 def normalised(source: str) -> str:

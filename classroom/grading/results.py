@@ -80,6 +80,7 @@ class Job:
     id: int = 0
     name: str | None = None  # the student's name, when the LMS gave it
     late: bool = False  # the LMS marked the submission late
+    refused: str | None = None  # why intake will not grade it (a file nobody owns)
 
     def note(self, kind: str, text: str) -> None:
         self.notes.append(Note(kind, text))

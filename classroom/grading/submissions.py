@@ -15,7 +15,7 @@ from pathlib import Path
 import nbformat
 from nbformat.v4.nbbase import random_cell_id
 
-from classroom.grading.matching import alignment_quality
+from classroom.grading.matching import WRONG_NOTEBOOK, alignment_quality
 from classroom.grading.results import Note
 
 # Files nbgrader's exchange puts beside a submission (kept, never worth a note).
@@ -100,6 +100,19 @@ def _content_score(path: Path, release: nbformat.NotebookNode) -> float:
     except Unreadable:
         return -1.0
     return alignment_quality(release, nb)
+
+
+def lesson_by_cells(path: Path, lessons: list[str], releases) -> tuple[str | None, float]:
+    """The lesson a notebook named after none belongs to, by its cells, and the share (0 to 1)
+    of that lesson's graded cells it has: the lesson whose release (`releases(lesson)`) it
+    matches best, when that share is at least WRONG_NOTEBOOK; (None, share) otherwise, and
+    for a file that is not a readable notebook."""
+    found = {lesson: releases(lesson) for lesson in lessons}
+    shares = {lesson: _content_score(path, nb) for lesson, nb in found.items() if nb is not None}
+    best = max(shares, key=shares.get, default=None)
+    if best is None or shares[best] < WRONG_NOTEBOOK:
+        return None, max(shares.values(), default=0.0)
+    return best, shares[best]
 
 
 def choose_notebook(

@@ -25,7 +25,7 @@ from classroom.grading.results import record_note
 from classroom.notebooks import grade_id, is_answer, is_locked, names
 from classroom.preprocessors.release import release_of
 
-WRONG_NOTEBOOK = 0.3  # below this share of recognised graded cells, say so
+WRONG_NOTEBOOK = matching.WRONG_NOTEBOOK  # below this share of recognised graded cells, say so
 
 
 class MatchCellsToRelease(NbGraderPreprocessor):
