@@ -216,14 +216,15 @@ def mixed_warning(forms: dict[str, int]) -> str | None:
     """One line when a download's files follow more than one form, or None."""
     if len(forms) < 2:
         return None
-    counts = ", ".join(
-        f"{n} by {form.capitalize()}'s names" for form, n in forms.items() if form != PATTERN
-    )
-    if PATTERN in forms:
-        counts += f", {forms[PATTERN]} by the pattern"
+    counts = [
+        f"{n} files by the pattern"
+        if form == PATTERN
+        else f"{n} files by {form.capitalize()}'s names"
+        for form, n in forms.items()
+    ]
     return (
-        f"the download mixes file names: {counts.lstrip(', ')}; each file was read by the form "
-        "its name follows (run --dry-run to see each file's student)"
+        f"the download mixes namings: {', '.join(counts)}; each file was read by the naming "
+        "it follows, no student moved by the others (--dry-run shows each file's student)"
     )
 
 
@@ -240,11 +241,15 @@ def _place(entries: list[Entry], lessons: list[str], releases) -> None:
                     f'"{PurePosixPath(entry.file).name}" names no lesson; its cells are '
                     f"{entry.lesson}'s ({share:.0%} of the lesson's graded cells)"
                 )
-    found = {e.lesson for e in entries if e.lesson}
+    theirs: dict[str, set[str]] = {}
+    for entry in entries:
+        if entry.lesson:
+            theirs.setdefault(entry.student, set()).add(entry.lesson)
+    found = set().union(*theirs.values())
     for entry in entries:
         if entry.lesson is None:
-            theirs = {e.lesson for e in entries if e.student == entry.student and e.lesson}
-            only = theirs if len(theirs) == 1 else found if len(found) == 1 else set()
+            own = theirs.get(entry.student, set())
+            only = own if len(own) == 1 else found if len(found) == 1 else set()
             entry.lesson = next(iter(only), None)
 
 

@@ -5,7 +5,8 @@
   lower-cased with every character that is not a word character removed ("garcíamaría",
   "李雷"; Unicode letters stay); older downloads kept an underscore ("smith_alice"). `_LATE`
   (upper case, as Canvas writes it) marks a file handed in after the due date, and a
-  resubmitted file's name has `-1`, `-2`... added before its extension. The student is the
+  resubmitted file's name has `-1`, `-2`... added before its extension; an online text entry
+  or web address is `<name>[_LATE]_<user id>_text.html` (`_link.html`). The student is the
   numeric user id (two Smiths stay two students); the newest file (the highest attachment id)
   of a student and lesson is the submission.
 - Moodle (mod/assign's download_submissions): a folder per submission, `<Full Name>_
@@ -29,6 +30,9 @@ from pathlib import Path, PurePosixPath
 
 CANVAS = re.compile(  # \w is Unicode-aware: "garcíamaría", "zoë", "李雷"
     r"^(?P<name>\w+?)(?P<late>_LATE)?_(?P<id>\d+)_(?P<order>\d+)_(?P<file>[^/]+)$"
+)
+CANVAS_ONLINE = re.compile(  # a text entry or a web address: no attachment id
+    r"^(?P<name>\w+?)(?P<late>_LATE)?_(?P<id>\d+)_(?P<file>text\.html|link\.html)$"
 )
 MOODLE = re.compile(
     r"^(?P<name>[^/_]+)_(?P<id>\d+)_assign(?:submission|feedback)_[a-z0-9]+_/?(?P<file>[^/].*)$"
@@ -79,6 +83,10 @@ def read(relative: str, path: Path, lessons: list[str]) -> Handed | None:
         name = canvas_name(match["name"])
         late = bool(match["late"])
         return Handed(path, relative, "canvas", match["id"], name, file, late, order)
+    match = CANVAS_ONLINE.match(relative)
+    if match is not None:
+        name, late = canvas_name(match["name"]), bool(match["late"])
+        return Handed(path, relative, "canvas", match["id"], name, match["file"], late)
     match = MOODLE.match(relative)
     if match is not None:
         file = PurePosixPath(match["file"]).name

@@ -51,6 +51,7 @@ CANVAS_CLASS = {
     "1004": ("adams", "zoë"),  # late
     "1005": ("李", "雷"),  # a resubmission
     "1006": ("ng", "erin"),  # only a PDF
+    "1007": ("kim", "ivan"),  # only an online text entry
 }
 
 
@@ -67,6 +68,7 @@ def canvas_zip(path: Path, *, extra: dict | None = None) -> Path:
         named("1005", 5005, f"{L4}.ipynb"): attempt(L4, "lei, first attempt"),
         named("1005", 5010, f"{L4}-1.ipynb"): attempt(L4, "lei, resubmitted"),
         named("1006", 5006, "report.pdf"): PDF,
+        "kimivan_1007_text.html": "<p>I could not upload my notebook.</p>",  # no attachment
         **(extra or {}),
     }
     return write_zip(path, members)
@@ -129,6 +131,7 @@ def test_canvas_unicode_names_map_every_student(tmp_path, named):
     assert any("graded the newest version" in n.text for n in jobs["1005"].notes)
     assert {s for s, job in jobs.items() if job.late} == {"1004"}, "the late mark is kept"
     assert [Path(f).name for f in jobs["1006"].files] == ["report.pdf"], "a row for a PDF"
+    assert [Path(f).name for f in jobs["1007"].files] == ["text.html"], "and for a text entry"
     assert facts["unassigned"] == [] and facts["problems"] == []
 
 
@@ -191,8 +194,7 @@ def test_a_mixed_download_warns_and_moves_nobody(tmp_path):
     _, jobs, facts = gathered(write_zip(tmp_path / "mixed.zip", members), tmp_path)
     assert sorted(jobs) == ["1001", "1003", "alice", "bob", "carol"], sorted(jobs)
     (warning,) = facts["problems"]
-    assert "mixes file names" in warning, warning
-    assert "2 by Canvas's names" in warning and "3 by the pattern" in warning, warning
+    assert "mixes namings: 3 files by the pattern, 2 files by Canvas's names;" in warning, warning
     lines = download.dry_run(write_zip(tmp_path / "m2.zip", members), [L4], tmp_path / "d")
     assert lines[0] == "read as: pattern (3 files), canvas (2 files)", lines
     assert lines[1] == f"warning: {warning}", lines
