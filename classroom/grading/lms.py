@@ -5,10 +5,12 @@
   lower-cased with every character that is not a word character removed ("garcíamaría",
   "李雷"; Unicode letters stay); older downloads kept an underscore ("smith_alice"). `_LATE`
   (upper case, as Canvas writes it) marks a file handed in after the due date, and a
-  resubmitted file's name has `-1`, `-2`... added before its extension; an online text entry
-  or web address is `<name>[_LATE]_<user id>_text.html` (`_link.html`). The student is the
+  resubmitted file's name has `-1`, `-2`... added before its extension. The student is the
   numeric user id (two Smiths stay two students); the newest file (the highest attachment id)
-  of a student and lesson is the submission.
+  of a student and lesson is the submission. An online text entry or web address is
+  `<name>[_LATE]_<user id>_text.html` (`_link.html`). With anonymous grading a file is
+  `[LATE_]anon_<5 characters>_<attachment id>_<file name>` and the student "anon_<5
+  characters>", Canvas's anonymous id (not the user id its grade import matches on).
 - Moodle (mod/assign's download_submissions): a folder per submission, `<Full Name>_
   <participant id>_assignsubmission_file_/`, holding the files (or, with "Download
   submissions in folders" unticked, and before Moodle 3.1, that prefix glued to each file's
@@ -30,6 +32,9 @@ from pathlib import Path, PurePosixPath
 
 CANVAS = re.compile(  # \w is Unicode-aware: "garcíamaría", "zoë", "李雷"
     r"^(?P<name>\w+?)(?P<late>_LATE)?_(?P<id>\d+)_(?P<order>\d+)_(?P<file>[^/]+)$"
+)
+CANVAS_ANONYMOUS = re.compile(  # anonymous grading: "anon_" and 5 base58 characters
+    r"^(?P<late>LATE_)?(?P<id>anon_[1-9A-HJ-NP-Za-km-z]{5})_(?P<order>\d+)_(?P<file>[^/]+)$"
 )
 CANVAS_ONLINE = re.compile(  # a text entry or a web address: no attachment id
     r"^(?P<name>\w+?)(?P<late>_LATE)?_(?P<id>\d+)_(?P<file>text\.html|link\.html)$"
@@ -74,13 +79,13 @@ def _without_suffix(file: str) -> tuple[str, int]:
 def read(relative: str, path: Path, lessons: list[str]) -> Handed | None:
     """The LMS's reading of one file of a download, or None when it follows neither naming."""
     relative = unicodedata.normalize("NFC", relative)
-    match = CANVAS.match(relative)
+    match = CANVAS_ANONYMOUS.match(relative) or CANVAS.match(relative)
     if match is not None:
         file, version = _without_suffix(match["file"])
         if Path(match["file"]).stem in lessons:  # the lesson's own name ended in -NN
             file, version = match["file"], 0
         order = int(match["order"]) * 1000 + version
-        name = canvas_name(match["name"])
+        name = canvas_name(match["name"]) if "name" in match.groupdict() else ""
         late = bool(match["late"])
         return Handed(path, relative, "canvas", match["id"], name, file, late, order)
     match = CANVAS_ONLINE.match(relative)

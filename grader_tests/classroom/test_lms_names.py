@@ -219,6 +219,16 @@ def test_canvas_reading_of_one_name(relative):
     )
 
 
+@pytest.mark.parametrize(
+    ("relative", "late"),
+    [("anon_x7Kp2_77_04-x.ipynb", False), ("LATE_anon_x7Kp2_77_04-x.ipynb", True)],
+)
+def test_canvas_anonymous_grading_names(relative, late):
+    """Canvas's anonymous grading writes no name, "LATE" first, and "anon_<base58 id>"."""
+    handed = lms.read(relative, Path(relative), ["04-x"])
+    assert (handed.student, handed.name, handed.late) == ("anon_x7Kp2", "", late)
+
+
 def test_late_is_canvas_upper_case_marker_only():
     """Canvas writes LATE in capitals after a lower-cased name: a lower-case "_late" is part
     of the name (an older download's "smith_late", a student whose first name is Late)."""
