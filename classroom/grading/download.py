@@ -209,7 +209,11 @@ class Download:
         """ "canvas", "moodle", "pattern", or each form with its number of files."""
         if len(self.forms) == 1:
             return next(iter(self.forms))
-        return ", ".join(f"{form} ({n} files)" for form, n in self.forms.items()) or "nothing"
+        return ", ".join(f"{form} ({_files(n)})" for form, n in self.forms.items()) or "nothing"
+
+
+def _files(n: int) -> str:
+    return f"{n} file" if n == 1 else f"{n} files"
 
 
 def mixed_warning(forms: dict[str, int]) -> str | None:
@@ -217,9 +221,9 @@ def mixed_warning(forms: dict[str, int]) -> str | None:
     if len(forms) < 2:
         return None
     counts = [
-        f"{n} files by the pattern"
+        f"{_files(n)} by the pattern"
         if form == PATTERN
-        else f"{n} files by {form.capitalize()}'s names"
+        else f"{_files(n)} by {form.capitalize()}'s names"
         for form, n in forms.items()
     ]
     return (
