@@ -84,9 +84,9 @@ MOODLE_CLASS = {
 }
 
 
-def moodle_zip(path: Path) -> Path:
+def moodle_zip(path: Path, folders: bool = True) -> Path:
     def named(pid, file):
-        return moodle_name(MOODLE_CLASS[pid], int(pid), file)
+        return moodle_name(MOODLE_CLASS[pid], int(pid), file, folders=folders)
 
     return write_zip(
         path,
@@ -136,8 +136,10 @@ def test_canvas_unicode_names_map_every_student(tmp_path, named):
 
 
 @WITH_AND_WITHOUT
-def test_moodle_unicode_names_map_every_participant(tmp_path, named):
-    lessons, jobs, facts = gathered(moodle_zip(tmp_path / "moodle.zip"), tmp_path, *named)
+@pytest.mark.parametrize("folders", [True, False], ids=["folders", "flat"])
+def test_moodle_unicode_names_map_every_participant(tmp_path, named, folders):
+    archive = moodle_zip(tmp_path / "moodle.zip", folders)
+    lessons, jobs, facts = gathered(archive, tmp_path, *named)
     assert lessons == [L4]
     assert sorted(jobs) == sorted(MOODLE_CLASS), sorted(jobs)
     assert {s: job.name for s, job in jobs.items()} == MOODLE_CLASS
