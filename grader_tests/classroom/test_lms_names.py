@@ -2,9 +2,10 @@
 
 Canvas keeps Unicode letters in its lower-cased name part ("garcíamaría", "adamszoë", "李雷")
 and writes `_LATE` and a resubmission's `-1`; Moodle writes a folder per submission named
-with the full name. Each test builds a download from the repository's own release notebooks
-(lessons 04 and 06) and reads it the way the grading command does (`run.gather`, with and
-without a lesson argument); one test runs the grading command on such a download.
+with the full name. The intake tests build a download from the repository's own release
+notebooks (lessons 04 and 06) and read it the way the grading command does (`run.gather`,
+with and without a lesson argument); one test runs the grading command, without a lesson,
+on such a download of the toy course (grader_tests/support/lms_downloads.py).
 
 What must hold: every student under the right id, the newest attempt, the late mark kept;
 a notebook renamed to no lesson placed by its cells; a student who handed in only a PDF a

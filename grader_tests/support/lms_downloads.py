@@ -145,8 +145,9 @@ def saved_by_jupyterlab(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
 
 def canvas_name(last, first, user_id, attachment_id, file, *, late=False, joined=False) -> str:
     """A file name as Canvas writes it in a submissions download: `smith_alice_12345_67890_
-    00-toy.ipynb`, with `_LATE` after the name for a late one (`joined`: the name without
-    the underscore, "smithalice", as other Canvas versions write it)."""
+    00-toy.ipynb` as older versions wrote it, with `_LATE` after the name for a late one
+    (`joined`: the name without the underscore, "smithalice", as Canvas's ContentZipper
+    writes it today: the sortable name lower-cased, every non-word character removed)."""
     name = f"{last}{'' if joined else '_'}{first}".lower()
     return f"{name}{'_LATE' if late else ''}_{user_id}_{attachment_id}_{file}"
 
