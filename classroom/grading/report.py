@@ -7,7 +7,14 @@ import sys
 import time
 from pathlib import Path
 
-from classroom.grading.results import GRADED, NEEDS_HUMAN, NOT_SUBMITTED, STATUSES, Result
+from classroom.grading.results import (
+    GRADED,
+    LATE,
+    NEEDS_HUMAN,
+    NOT_SUBMITTED,
+    STATUSES,
+    Result,
+)
 
 
 def _clock(seconds: float) -> str:
@@ -80,7 +87,7 @@ def table(results: list[Result]) -> str:
     lines = [head, "-" * len(head)]
     for r in sorted(results, key=lambda r: r.key):
         status = r.status + (f": {r.reason}" if r.reason else "")
-        if r.lateness:
+        if r.lateness and r.status != LATE:  # a late row's reason says how late already
             status = f"{r.lateness}, {status}"
         if len(status) > 90:
             status = status[:87] + "..."

@@ -161,7 +161,7 @@ class Result:
             self.status, self.reason = NEEDS_HUMAN, human[0]
         elif self.lateness:
             penalty = sum(float(p or 0) for p in self.late_penalties.values())
-            self.status, self.reason = LATE, f"{self.lateness}, late penalty {penalty:g}"
+            self.status, self.reason = LATE, f"handed in {self.lateness}; penalty {penalty:g}"
         elif worth:
             kinds = ", ".join(dict.fromkeys(worth))
             self.status, self.reason = GRADED_WITH_NOTES, f"notes: {kinds} (see the report)"

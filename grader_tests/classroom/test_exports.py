@@ -86,7 +86,7 @@ def term(tmp_path):
         result(B, "1002", GRADED_WITH_NOTES, "notes: renamed", {"test_a": 2, "test_b": 0}),
         result(B, "1004", NEEDS_HUMAN, why, {"test_a": 0, "test_b": 0}),
         result(A, "1001", points={"test_a": 0, "test_b": 3}),
-        result(A, "1003", LATE, "late by 2.0 h, late penalty 0", {"test_a": 2, "test_b": 3}),
+        result(A, "1003", LATE, "handed in late by 2.0 h; penalty 0", {"test_a": 2, "test_b": 3}),
     ]
     (tmp_path / exports.CANVAS_IDS).write_text(f"lesson,canvas_assignment_id\n{B},12345\n")
     return {"root": tmp_path, "url": url, "results": results, "why": why}
@@ -105,7 +105,7 @@ def test_grades_csv_holds_every_lesson_with_one_status_a_row(term):
         rows = {(r["assignment"], r["student_id"]): r for r in csv.DictReader(handle)}
     assert len(rows) == 8, "every student a row in every lesson"
     assert rows[(A, "1003")]["status"] == LATE
-    assert rows[(A, "1003")]["reason"] == "late by 2.0 h, late penalty 0"
+    assert rows[(A, "1003")]["reason"] == "handed in late by 2.0 h; penalty 0"
     assert rows[(A, "1002")]["status"] == NOT_SUBMITTED
     assert rows[(B, "1004")]["status"] == NEEDS_HUMAN and rows[(B, "1004")]["reason"]
     assert rows[(B, "1002")]["status"] == GRADED_WITH_NOTES
@@ -203,7 +203,9 @@ def test_class_report_has_every_lesson_and_no_blank_answers_as_mistakes(term, tm
         res.failures = {"test_a": blank if number % 2 else wrong}
     page = class_report.write(root, results, lessons, COURSE, out=tmp_path)
     text = page.read_text(encoding="utf-8")
-    assert text.index("Needs a human (1)") < text.index(f"<h2>{A}</h2>") < text.index(f"<h2>{B}</h2>")
+    assert (
+        text.index("Needs a human (1)") < text.index(f"<h2>{A}</h2>") < text.index(f"<h2>{B}</h2>")
+    )
     assert "returned None" not in text and "conjugate" in text
 
 
@@ -213,7 +215,7 @@ def test_statuses_settle_from_notes_and_lateness():
     assert (made.status, made.reason) == (NEEDS_HUMAN, "only 5% ... not its notebook")
     late = Result(0, "1", A, late_seconds=7200.0, late_penalties={A: 1.0})
     late.settle()
-    assert (late.status, late.reason) == (LATE, "late by 2.0 h, late penalty 1")
+    assert (late.status, late.reason) == (LATE, "handed in late by 2.0 h; penalty 1")
     noted = Result(0, "1", A, notes=[Note("renamed", "handed in as x"), Note("reused", "r")])
     noted.settle()
     assert noted.status == GRADED_WITH_NOTES and "renamed" in noted.reason
