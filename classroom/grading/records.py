@@ -186,19 +186,25 @@ def _text(value) -> str:
 
 
 def read_book(db_url: str, course_id: str) -> Book:
-    """The gradebook's lessons and rows, in a handful of queries (one per lesson, not one per
-    student and lesson as nbgrader's CsvExportPlugin makes)."""
-    from nbgrader.api import Gradebook
+    """The gradebook's lessons and rows in three queries: students, lessons, and every
+    submission with its score and late penalty (nbgrader defers those two, which costs two
+    queries per submission, as its CsvExportPlugin pays them, when read one by one)."""
+    from nbgrader.api import Gradebook, SubmittedAssignment
+    from sqlalchemy.orm import undefer
 
     rows = []
     with Gradebook(db_url, course_id) as gb:
         students = sorted(gb.students, key=lambda s: s.id)
+        query = gb.db.query(SubmittedAssignment).options(
+            undefer(SubmittedAssignment.score),
+            undefer(SubmittedAssignment.late_submission_penalty),
+        )
+        handed = {(s.assignment_id, s.student_id): s for s in query}
         for assignment in sorted(gb.assignments, key=lambda a: a.name):
-            submissions = {s.student_id: s for s in assignment.submissions}
-            if not submissions:
+            if not any(key[0] == assignment.id for key in handed):
                 continue  # a lesson released but never graded is not a column anywhere
             for student in students:
-                sub = submissions.get(student.id)
+                sub = handed.get((assignment.id, student.id))
                 rows.append(
                     BookRow(
                         assignment.name,

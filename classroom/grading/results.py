@@ -163,8 +163,7 @@ class Result:
             penalty = sum(float(p or 0) for p in self.late_penalties.values())
             self.status, self.reason = LATE, f"handed in {self.lateness}; penalty {penalty:g}"
         elif worth:
-            kinds = ", ".join(dict.fromkeys(worth))
-            self.status, self.reason = GRADED_WITH_NOTES, f"notes: {kinds} (see the report)"
+            self.status, self.reason = GRADED_WITH_NOTES, ", ".join(dict.fromkeys(worth))
 
     def as_dict(self) -> dict:
         return asdict(self)

@@ -326,7 +326,7 @@ def grade_class(args, root: Path, config, work: Path, graders) -> tuple[list[Res
     facts["demo"] = bool(args.demo)
     facts["output_root"] = str(out)
     given = canvas_ids(getattr(args, "canvas_assignment", None), known)
-    if given and not args.shard:
+    if given:
         exports.keep_canvas_ids(out if args.demo else root, given)
     asked = list(args.export or []) + (["canvas"] if given else [])
     facts["exports"] = list(dict.fromkeys(asked))  # ids given: canvas.csv is wanted
