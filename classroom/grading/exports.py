@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 from classroom.grading.records import Book, BookRow
-from classroom.grading.results import GRADED, GRADED_WITH_NOTES, LATE, Result
+from classroom.grading.results import GRADED, GRADED_WITH_NOTES, LATE, NOT_SUBMITTED, Result
 
 EXPORTS = "exports"
 CANVAS_IDS = "canvas_assignments.csv"  # at the course root: lesson,canvas_assignment_id
@@ -170,6 +170,8 @@ def _feedback(row: BookRow, result: Result | None) -> str:
     score = f"{row.score:g}/{row.max_score:g}"
     if result is None:
         return f"{score}."
+    if result.status == NOT_SUBMITTED:
+        return f"Nothing handed in for {row.lesson}."
     if result.status not in SCORED:
         return f"No grade yet: your submission needs the instructor's look ({result.reason})."
     lost = ", ".join(sorted(result.failures)) or "none"

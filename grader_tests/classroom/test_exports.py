@@ -176,6 +176,24 @@ def test_moodle_worksheet_in_the_form_moodles_importer_reads(term):
     assert term["why"] in human["Feedback comments"]
     a_rows = read_csv(term["root"] / "exports" / f"moodle-{A}.csv")[1:]
     assert [r[0] for r in a_rows] == ["Participant 1001", "Participant 1003"]
+    assert a_rows[1][header.index("Grade")] == "5", "late, graded: its points go to Moodle"
+
+
+def test_a_student_who_handed_nothing_in_is_empty_and_said_so(term):
+    """The grading command records a row for a student of the class with nothing for a
+    lesson (0 in the gradebook, as nbgrader does): empty in the LMS files, said as such."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(term["url"], COURSE) as gb:
+        gb.add_submission(A, "1002")
+    results = term["results"] + [result(A, "1002", NOT_SUBMITTED, f"nothing handed in for {A}")]
+    book = records.read_book(term["url"], COURSE)
+    exports.write_all(term["root"], book, results, ["moodle", "canvas"], {A: "1"})
+    header, *rows = read_csv(term["root"] / "exports" / f"moodle-{A}.csv")
+    row = dict(zip(header, {r[0]: r for r in rows}["Participant 1002"], strict=True))
+    assert row["Grade"] == "" and row["Feedback comments"] == f"Nothing handed in for {A}."
+    canvas = {r[1]: r[-1] for r in read_csv(term["root"] / "exports" / "canvas.csv")[2:]}
+    assert canvas["1002"] == "" and canvas["1001"] == "3"
 
 
 def test_report_and_class_report_open_with_the_rows_that_need_a_human(term, tmp_path):
