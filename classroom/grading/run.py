@@ -8,7 +8,9 @@
 4. this process applies each result to the course's gradebook, one at a time (`records.py`),
    moves autograded/<student>/<lesson>/ and feedback/<student>/<lesson>/ into the course, and
    draws the progress bar;
-5. at the end: grades.csv, grading_report.txt and a table (`write_outputs`).
+5. as results come and at the end, the gradebook's views: grades.csv, grading_report.txt and
+   the exports (`save_outputs`); at the end also class_report.html and a table
+   (`write_outputs`).
 """
 
 from __future__ import annotations
@@ -425,6 +427,7 @@ def write_outputs(root: Path, config, results: list[Result], facts: dict, shard=
         print(f"\nshard {shard[0]}/{shard[1]}: {folder / shards.RESULTS_NAME}")
         print(f"when every shard is done: python -m classroom.grade --merge --root {root}")
         return
+    from classroom import notebooks
     from classroom.grading import class_report
 
     journal = None if facts.get("demo") else state.Journal(root, state.course_key(root))
@@ -434,8 +437,6 @@ def write_outputs(root: Path, config, results: list[Result], facts: dict, shard=
     if saved.refused:
         print(saved.refused, file=sys.stderr)
     course = config.CourseDirectory.course_id
-    from classroom import notebooks
-
     known = notebooks.discover_lessons(root)  # a lesson gone from source/ has no section
     lessons = [x for x in saved.book.lessons if x in known] or facts.get("lessons", [])
     page = class_report.write(root, everyone, lessons, course, out=out)
