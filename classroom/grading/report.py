@@ -168,7 +168,8 @@ def write_report(path: Path | str, results: list[Result], summary: dict) -> Path
     path = Path(path)
     out = _header(results, summary)
     human = needs_a_human(results)
-    out += ["", f"Needs a human ({len(human)})", "-------------", *(human or ["(none)"])]
+    listed = [f"  {line}" for line in human] or ["  (none)"]  # indented: the details follow
+    out += ["", f"Needs a human ({len(human)})", "-------------", *listed]
     out += ["", "Every submission", "----------------", table(results), ""]
     out += ["Anything unusual, and what was done", "-----------------------------------"]
     out += _unusual_lines(results)
