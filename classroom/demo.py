@@ -11,7 +11,7 @@ In every lesson:
 
 And per lesson, `MISTAKES` students named after the typical mistake they make
 (mistake-<NN>-<fixture>, from grader_tests/mistakes/<lesson>/), who hand in that lesson only;
-the run skips the lessons they never took, so they have no "no notebook" rows.
+the run skips the lessons they never took, so they have no "not submitted" rows.
 """
 
 from __future__ import annotations

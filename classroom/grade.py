@@ -91,7 +91,8 @@ def _lms_options(parser: argparse.ArgumentParser) -> None:
         action="append",
         metavar="LESSON=ID",
         help="the Canvas assignment a lesson's column of canvas.csv updates (repeatable; kept "
-        "for later runs); without one, Canvas creates a new assignment on import",
+        "in canvas_assignments.csv for later runs); a lesson without one is left out of "
+        "canvas.csv, which would otherwise create a new assignment on import",
     )
 
 

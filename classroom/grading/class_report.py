@@ -16,7 +16,8 @@ from collections import Counter
 from pathlib import Path
 
 from classroom import notebooks
-from classroom.grading.results import NO_NOTEBOOK, Result
+from classroom.grading import report
+from classroom.grading.results import Result
 
 NAME = "class_report.html"
 STYLE = """
@@ -154,11 +155,18 @@ def _question_rows(results: list[Result]) -> list[str]:
     return rows
 
 
+NOT_ANSWERED = re.compile(r"\breturned None: write\b")  # course.expect.NotAnswered's message
+
+
 def _mistake_rows(results: list[Result], most: int = 10) -> list[str]:
+    """The failure messages most learners got, grouped by hint; a blank answer (its function
+    returned None: NotAnswered) is no mistake to teach against and is left out."""
     counts = Counter()
     example: dict[tuple, str] = {}
     for result in results:
         for test, message in result.failures.items():
+            if NOT_ANSWERED.search(message):
+                continue
             key = (test, hint_of(message))
             counts[key] += 1
             example.setdefault(key, message)
@@ -189,7 +197,7 @@ def _table(header: list[str], rows: list[str]) -> str:
 
 
 def lesson_section(lesson: str, results: list[Result], root: Path) -> str:
-    handed = [r for r in results if r.lesson == lesson and r.status != NO_NOTEBOOK]
+    handed = [r for r in results if r.lesson == lesson and r.grades]
     maximum = max((r.totals()[1] for r in handed), default=0.0)
     scores = [r.totals()[0] for r in handed]
     full = sum(score >= maximum > 0 for score in scores)
@@ -216,8 +224,13 @@ def write(
     root: Path, results: list[Result], lessons: list[str], course: str = "", out: Path | None = None
 ) -> Path:
     """Write class_report.html into `out` (default: the course directory `root`, whose
-    source/ holds the lessons); its path."""
+    source/ holds the lessons): first the rows that need a human, then a section for each of
+    `lessons` (every lesson of the gradebook, not only this run's); its path."""
     body = [f"<h1>Class report{': ' + html.escape(course) if course else ''}</h1>"]
+    human = report.needs_a_human(results)
+    items = "".join(f"<li>{html.escape(line)}</li>" for line in human)
+    body.append(f"<h2>Needs a human ({len(human)})</h2>")
+    body.append(f"<ul>{items}</ul>" if human else "<p>(none)</p>")
     body += [lesson_section(lesson, results, root) for lesson in lessons]
     page = (
         "<!DOCTYPE html><html><head><meta charset='utf-8'><title>Class report</title>"

@@ -18,7 +18,7 @@ from collections import deque
 from multiprocessing.connection import wait
 
 from classroom.grading import state
-from classroom.grading.results import NOT_GRADED, Job, Result, failure
+from classroom.grading.results import NEEDS_HUMAN, Job, Result, failure
 
 START_LIMIT = 300  # seconds a worker may take to start (imports, first gradebook copy)
 
@@ -182,7 +182,7 @@ class Pool:
         if state.verified(self.key, data):
             return Result.from_dict(data)
         why = "its result failed the grader's integrity check, so it was not recorded"
-        return failure(proc.job, NOT_GRADED, why)
+        return failure(proc.job, NEEDS_HUMAN, why)
 
     def _receive(self, proc: _Proc, ready) -> tuple[Result | None, bool]:
         """(the result the worker sent, or None; whether the worker is gone)."""
@@ -228,7 +228,7 @@ class Pool:
                 f"still running after {hard_limit:.0f} s (the notebook limit plus a margin); "
                 "the grader stopped it"
             )
-        return failure(job, NOT_GRADED, why)
+        return failure(job, NEEDS_HUMAN, why)
 
     def stop(self) -> None:
         """Ask every worker to finish (they stop their kernels while the caller goes on)."""

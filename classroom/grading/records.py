@@ -6,18 +6,20 @@ API (the same fields SaveAutoGrades and AssignLatePenalties set), so there is no
 duplicate row and no "database is locked". A submission that could not be graded still gets
 its row: every test cell 0, flagged for a human when there was something to look at.
 
-grades.csv is nbgrader's own CSV export (CsvExportPlugin) of the lessons graded, with two
-columns added: the status of each row in this run and the reason when it is not "graded".
+The gradebook is read back once per save (`read_book`): grades.csv and the LMS files
+(exports.py) are views of it, so they hold every lesson it has, whatever this run graded.
+grades.csv has the columns of nbgrader's own CSV export (CsvExportPlugin), with two added:
+each row's one status (results.STATUSES) and its reason.
 """
 
 from __future__ import annotations
 
 import csv
 import os
-import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
-from classroom.grading.results import NO_NOTEBOOK, Note, Result
+from classroom.grading.results import GRADED, NEEDS_HUMAN, NOT_SUBMITTED, Note, Result
 
 
 def read_alembic_head_in_process() -> None:
@@ -95,7 +97,7 @@ def record(gb, result: Result) -> None:
             _record_grades(submission, result)
         else:
             # Nothing graded: 0 everywhere; a human should look unless nothing was handed in.
-            look = result.status != NO_NOTEBOOK
+            look = result.status != NOT_SUBMITTED
             for notebook in submission.notebooks:
                 for grade in notebook.grades:
                     grade.auto_score = 0
@@ -121,10 +123,13 @@ def _record_grades(submission, result: Result) -> None:
             raise MissingEntry(f"no {what} {key} in {submission.assignment.name}")
         return rows[key]
 
+    look = result.status == NEEDS_HUMAN  # graded, but maybe not this lesson's notebook
     for entry in result.grades:
         grade = row(grades, (entry.notebook, entry.name), "grade cell")
         grade.auto_score = entry.auto_score
-        grade.needs_manual_grade = bool(entry.needs_manual_grade or grade.manual_score is not None)
+        grade.needs_manual_grade = bool(
+            look or entry.needs_manual_grade or grade.manual_score is not None
+        )
     for entry in result.comments:
         comment = row(comments, (entry["notebook"], entry["name"]), "comment cell")
         comment.auto_comment = entry["auto_comment"]
@@ -132,45 +137,135 @@ def _record_grades(submission, result: Result) -> None:
         row(notebooks, name, "notebook").late_submission_penalty = penalty
 
 
-def export_csv(
-    db_url: str, course_id: str, lessons: list[str], results: list[Result], target: Path | str
-) -> Path:
-    """nbgrader's CSV export of `lessons` plus status and reason columns, its rows in the
-    order of `lessons`, then by student id (nbgrader's own order is the gradebook's)."""
-    from nbgrader.api import Gradebook, MissingEntry
-    from nbgrader.plugins.export import CsvExportPlugin
+@dataclass(frozen=True)
+class BookRow:
+    """One (lesson, student) of the gradebook: their submission's points, or none.
 
+    Scores are points as nbgrader counts them; `penalty` is the late penalty (points) already
+    taken off `score`; `duedate` and `timestamp` are nbgrader's, as text ("" when unset)."""
+
+    lesson: str
+    student: str
+    first_name: str
+    last_name: str
+    email: str
+    duedate: str
+    timestamp: str
+    raw_score: float
+    penalty: float
+    max_score: float
+    submitted: bool
+
+    @property
+    def score(self) -> float:
+        return max(0.0, self.raw_score - self.penalty)
+
+    @property
+    def name(self) -> str:
+        return " ".join(p for p in (self.first_name, self.last_name) if p)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.lesson, self.student)
+
+
+@dataclass(frozen=True)
+class Book:
+    """What the gradebook holds, read once: every lesson with a submission (in name order,
+    which is the course's order) and a row per lesson and student."""
+
+    lessons: tuple[str, ...]
+    rows: tuple[BookRow, ...]
+
+    def of(self, lesson: str) -> list[BookRow]:
+        return [row for row in self.rows if row.lesson == lesson]
+
+
+def _text(value) -> str:
+    return "" if value is None else str(value)
+
+
+def read_book(db_url: str, course_id: str) -> Book:
+    """The gradebook's lessons and rows in three queries: students, lessons, and every
+    submission with its score and late penalty (nbgrader defers those two, which costs two
+    queries per submission, as its CsvExportPlugin pays them, when read one by one)."""
+    from nbgrader.api import Gradebook, SubmittedAssignment
+    from sqlalchemy.orm import undefer
+
+    rows = []
+    with Gradebook(db_url, course_id) as gb:
+        students = sorted(gb.students, key=lambda s: s.id)
+        query = gb.db.query(SubmittedAssignment).options(
+            undefer(SubmittedAssignment.score),
+            undefer(SubmittedAssignment.late_submission_penalty),
+        )
+        handed = {(s.assignment_id, s.student_id): s for s in query}
+        for assignment in sorted(gb.assignments, key=lambda a: a.name):
+            if not any(key[0] == assignment.id for key in handed):
+                continue  # a lesson released but never graded is not a column anywhere
+            for student in students:
+                sub = handed.get((assignment.id, student.id))
+                rows.append(
+                    BookRow(
+                        assignment.name,
+                        student.id,
+                        student.first_name or "",
+                        student.last_name or "",
+                        student.email or "",
+                        _text(assignment.duedate),
+                        _text(sub.timestamp) if sub else "",
+                        float(sub.score or 0) if sub else 0.0,
+                        float(sub.late_submission_penalty or 0) if sub else 0.0,
+                        float(assignment.max_score or 0),
+                        sub is not None,
+                    )
+                )
+    return Book(tuple(dict.fromkeys(r.lesson for r in rows)), tuple(rows))
+
+
+GRADES_COLUMNS = [  # nbgrader's CsvExportPlugin's columns, then the row's status and reason
+    "assignment",
+    "duedate",
+    "timestamp",
+    "student_id",
+    "last_name",
+    "first_name",
+    "email",
+    "raw_score",
+    "late_submission_penalty",
+    "score",
+    "max_score",
+    "status",
+    "reason",
+]
+
+
+def standing(row: BookRow, result: Result | None) -> tuple[str, str]:
+    """(status, reason) of a gradebook row: its result's, or for a row no result of the
+    grading command has (graded with plain nbgrader, or nothing handed in) the gradebook's."""
+    if result is not None:
+        return result.status, result.reason or ""
+    if row.submitted:
+        return GRADED, "in the gradebook (graded outside the grading command)"
+    return NOT_SUBMITTED, f"nothing handed in for {row.lesson}"
+
+
+def export_csv(book: Book, results: list[Result], target: Path | str) -> Path:
+    """grades.csv: every row of the gradebook (every lesson it has, whatever this run
+    graded) in nbgrader's CSV export's columns, plus its status and reason; in lesson order,
+    then by student id. Written beside and renamed: whole or not at all."""
     target = Path(target)
     by_key = {r.key: r for r in results}
-    with tempfile.TemporaryDirectory(prefix="export-") as tmp:
-        plain = Path(tmp) / "grades.csv"
-        with Gradebook(db_url, course_id) as gb:
-            CsvExportPlugin(to=str(plain), assignment=list(lessons)).export(gb)
-            submitted = set()
-            for lesson in lessons:
-                try:
-                    assignment = gb.find_assignment(lesson)
-                except MissingEntry:
-                    continue
-                submitted.update((lesson, s.student.id) for s in assignment.submissions)
-        with open(plain, newline="", encoding="utf-8") as handle:
-            rows = list(csv.DictReader(handle))
-    order = {lesson: number for number, lesson in enumerate(lessons)}
-    rows.sort(key=lambda r: (order.get(r.get("assignment"), len(order)), r.get("student_id", "")))
-    fields = list(rows[0].keys()) if rows else ["assignment", "student_id", "score", "max_score"]
     partial = target.with_name(target.name + ".partial")
     with open(partial, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=fields + ["status", "reason"])
-        writer.writeheader()
-        for row in rows:
-            key = (row.get("assignment"), row.get("student_id"))
-            result = by_key.get(key)
-            if result is not None:
-                row["status"], row["reason"] = result.status, result.reason or ""
-            elif key in submitted:
-                row["status"], row["reason"] = "graded earlier", ""
-            else:
-                row["status"], row["reason"] = "no submission", ""
-            writer.writerow(row)
+        writer = csv.writer(handle)
+        writer.writerow(GRADES_COLUMNS)
+        for row in book.rows:
+            status, reason = standing(row, by_key.get((row.lesson, row.student)))
+            writer.writerow(
+                [row.lesson, row.duedate, row.timestamp, row.student, row.last_name]
+                + [row.first_name, row.email, row.raw_score, row.penalty, row.score]
+                + [row.max_score, status, reason]
+            )
     os.replace(partial, target)  # whole or not at all, even if the run is killed now
     return target

@@ -7,7 +7,14 @@ import sys
 import time
 from pathlib import Path
 
-from classroom.grading.results import GRADED, NO_NOTEBOOK, NOT_GRADED, STATUSES, Result
+from classroom.grading.results import (
+    GRADED,
+    LATE,
+    NEEDS_HUMAN,
+    NOT_SUBMITTED,
+    STATUSES,
+    Result,
+)
 
 
 def _clock(seconds: float) -> str:
@@ -80,7 +87,7 @@ def table(results: list[Result]) -> str:
     lines = [head, "-" * len(head)]
     for r in sorted(results, key=lambda r: r.key):
         status = r.status + (f": {r.reason}" if r.reason else "")
-        if r.lateness:
+        if r.lateness and r.status != LATE:  # a late row's reason says how late already
             status = f"{r.lateness}, {status}"
         if len(status) > 90:
             status = status[:87] + "..."
@@ -92,10 +99,12 @@ def table(results: list[Result]) -> str:
 
 def _what_was_done(result: Result) -> str:
     status = result.status
-    if status == NO_NOTEBOOK:
-        return "recorded as 0 (nothing to grade)"
-    if status == NOT_GRADED:
-        return "recorded as 0 and flagged for a human (needs manual grade)"
+    if status == NOT_SUBMITTED:
+        return "recorded as 0 (nothing to grade); empty in the LMS files"
+    if status == NEEDS_HUMAN and not result.grades:
+        return "recorded as 0 and flagged for a human (needs manual grade); empty in the LMS files"
+    if status == NEEDS_HUMAN:
+        return f"graded {score_text(result)}, flagged for a human; empty in the LMS files"
     penalty = sum(float(p or 0) for p in result.late_penalties.values())
     late = f"; {result.lateness}, late penalty {penalty:g}" if result.lateness else ""
     return f"graded {score_text(result)}{late}"
@@ -146,11 +155,21 @@ def _unusual_lines(results: list[Result]) -> list[str]:
     return out
 
 
+def needs_a_human(results: list[Result]) -> list[str]:
+    """One line per row that needs a human (what the report opens with): who, which lesson,
+    and why."""
+    rows = sorted((r for r in results if r.status == NEEDS_HUMAN), key=lambda r: r.key)
+    return [f"{r.student} ({r.lesson}): {r.reason or 'see below'}" for r in rows]
+
+
 def write_report(path: Path | str, results: list[Result], summary: dict) -> Path:
-    """grading_report.txt: the run, every submission, and for each unusual one what happened
-    and what the grader did about it."""
+    """grading_report.txt: the run; first the rows that need a human; every submission; and
+    for each unusual one what happened and what the grader did about it."""
     path = Path(path)
     out = _header(results, summary)
+    human = needs_a_human(results)
+    listed = [f"  {line}" for line in human] or ["  (none)"]  # indented: the details follow
+    out += ["", f"Needs a human ({len(human)})", "-------------", *listed]
     out += ["", "Every submission", "----------------", table(results), ""]
     out += ["Anything unusual, and what was done", "-----------------------------------"]
     out += _unusual_lines(results)

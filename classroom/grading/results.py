@@ -12,15 +12,18 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
 
-# Statuses, in the order a report lists them.
+# A row's one status (grades.csv, the report, the table), in the order a report lists them.
+NEEDS_HUMAN = "needs a human"  # corrupt, no notebook (a PDF), wrong lesson: someone must look
+NOT_SUBMITTED = "not submitted"  # nothing handed in
+LATE = "late"  # graded, handed in late
+GRADED_WITH_NOTES = "graded with notes"  # graded; a note is worth the instructor's eye
 GRADED = "graded"
-GRADED_WITH_NOTES = "graded with notes"
-NOT_GRADED = "not graded"
-NO_NOTEBOOK = "no notebook"
-STATUSES = (GRADED, GRADED_WITH_NOTES, NOT_GRADED, NO_NOTEBOOK)
+STATUSES = (NEEDS_HUMAN, NOT_SUBMITTED, LATE, GRADED_WITH_NOTES, GRADED)
+OLD_STATUSES = ("not graded", "no notebook")
 
 NOTES_KEY = "classroom"  # notebook metadata key under which preprocessors leave their notes
 QUIET_KINDS = frozenset({"extra-files", "reused"})  # noted, but not worth "graded with notes"
+HUMAN_KINDS = frozenset({"wrong-notebook"})  # graded, but the grade may be meaningless
 
 
 @dataclass
@@ -148,9 +151,20 @@ class Result:
         return max(score, 0.0), maximum
 
     def settle(self) -> None:
-        """After grading: "graded with notes" when a note is worth the instructor's eye."""
-        if self.status == GRADED and any(n.kind not in QUIET_KINDS for n in self.notes):
-            self.status = GRADED_WITH_NOTES
+        """After grading, the row's one status: "needs a human" when a note says the grade may
+        be meaningless (a wrong lesson's notebook), else "late" when late, else "graded with
+        notes" when a note is worth the instructor's eye; the reason says which and why."""
+        if self.status != GRADED:
+            return
+        human = [n.text for n in self.notes if n.kind in HUMAN_KINDS]
+        worth = [n.kind for n in self.notes if n.kind not in QUIET_KINDS]
+        if human:
+            self.status, self.reason = NEEDS_HUMAN, human[0]
+        elif self.lateness:
+            penalty = sum(float(p or 0) for p in self.late_penalties.values())
+            self.status, self.reason = LATE, f"handed in {self.lateness}; penalty {penalty:g}"
+        elif worth:
+            self.status, self.reason = GRADED_WITH_NOTES, ", ".join(dict.fromkeys(worth))
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -158,6 +172,9 @@ class Result:
     @classmethod
     def from_dict(cls, data: dict) -> Result:
         values = {f.name: data.get(f.name) for f in fields(cls) if f.name in data}
+        if values.get("status") in OLD_STATUSES:  # a journal written before the five statuses
+            empty = str(values.get("reason") or "").startswith("nothing handed in")
+            values["status"] = NOT_SUBMITTED if empty else NEEDS_HUMAN
         values["notes"] = [Note.from_dict(n) for n in data.get("notes", [])]
         values["grades"] = [Grade(**g) for g in data.get("grades", [])]
         return cls(**values)

@@ -31,8 +31,7 @@ import classroom
 from classroom import build, notebooks, preprocessors
 from classroom.grading import state, submissions
 from classroom.grading.results import (
-    NO_NOTEBOOK,
-    NOT_GRADED,
+    NEEDS_HUMAN,
     Grade,
     Job,
     Note,
@@ -170,7 +169,7 @@ class Worker:
             result.status, result.reason = exc.status, str(exc)
         except Exception as exc:  # the grader's own failure: reported, never silent
             errors = [ln for ln in buffer.getvalue().splitlines() if ln.startswith("[ERROR]")]
-            result.status = NOT_GRADED
+            result.status = NEEDS_HUMAN
             result.reason = f"nbgrader could not grade it: {type(exc).__name__}: {exc}"
             if errors:
                 result.reason = f"nbgrader could not grade it: {' '.join(errors[:3])[:600]}"
@@ -205,11 +204,11 @@ class Worker:
         result.notes += notes
         if chosen is None:
             found = ", ".join(f.name for f in files) or "nothing"
-            raise _Fail(NO_NOTEBOOK, f"no notebook handed in (found: {found})")
+            raise _Fail(NEEDS_HUMAN, f"no notebook handed in (found: {found})")
         try:
             nb, notes = submissions.read_submission(chosen)
         except submissions.Unreadable as exc:
-            raise _Fail(NOT_GRADED, str(exc)) from None
+            raise _Fail(NEEDS_HUMAN, str(exc)) from None
         result.notes += notes
         submitted = self.staging / "submitted" / job.student / job.lesson
         if submitted.exists():

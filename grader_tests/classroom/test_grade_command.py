@@ -329,7 +329,7 @@ def test_lms_zip_with_default_and_custom_patterns(toy, tmp_path):
     rows = csv_rows(root)
     assert rows[(TOY, "alice")]["score"] == "3.0"
     assert rows[(TOY, "bob")]["score"] == "3.0" and rows[(TOY, "bob")]["status"] != "graded"
-    assert rows[(TOY, "carol")]["status"] == "no notebook"
+    assert rows[(TOY, "carol")]["status"] == "needs a human"
     assert "README" in (root / "grading_report.txt").read_text()
     # A Moodle-style download: "<name>_<id>_assignsubmission_file_<file>", with a timestamp.
     root = fresh(toy, "zip-pattern")
@@ -453,7 +453,7 @@ def test_demo_grades_into_its_own_folder(toy):
     assert rows[(TOY, "complete")]["score"] == "3.0"
     assert rows[(TOY, "blank")]["score"] == "0.0"
     assert rows[(TOY, "renamed-colab")]["score"] == "3.0"
-    assert rows[(TOY, "no-notebook")]["status"] == "no notebook"
+    assert rows[(TOY, "no-notebook")]["status"] == "needs a human"
     assert (out / "feedback" / "complete" / TOY / f"{TOY}.html").is_file()
     assert (out / "grading_report.txt").is_file() and (out / "class_report.html").is_file()
     for name in ("grades.csv", "grading_report.txt", "class_report.html", "autograded"):

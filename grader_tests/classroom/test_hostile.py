@@ -41,7 +41,7 @@ from sandbox_required import require_sandbox
 
 from classroom import notebooks, sandbox
 from classroom.grading import state
-from classroom.grading.results import NOT_GRADED
+from classroom.grading.results import NEEDS_HUMAN
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 LESSON = hostile.LESSON
@@ -679,9 +679,9 @@ def test_sigkill_midway_loses_no_finished_result(tmp_path):
     left = settled_processes(root, since, wait=10)
     kill(left)
     assert not left, "alive after the kill:\n" + describe(left)
-    # A result the killed run could not grade ("not graded": the grading machine's failure,
+    # A result the killed run could not grade ("needs a human": the grading machine's failure,
     # not the learner's) is graded again by the re-run, by design; every other one is reused.
-    reusable = {s for s, result in graded.items() if result.status != NOT_GRADED}
+    reusable = {s for s, result in graded.items() if result.status != NEEDS_HUMAN}
     assert reusable, "the killed run graded none: " + describe_results(graded)
     if len(reusable) < len(graded):  # allowed, but said: an honest notebook is seldom refused
         warnings.warn("the killed run could not grade: " + describe_results(graded), stacklevel=1)

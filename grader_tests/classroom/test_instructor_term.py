@@ -23,7 +23,7 @@ Issue 12's numbered items, and the tests that show each fixed:
    zip_collect), `test_zip_collect_as_documented` (the guide's regular expression on real
    Canvas names) and the `hub` fixture (due date set with the guide's
    `nbgrader db assignment add --duedate`, late policy in nbgrader_config.py);
-5. grade files an LMS imports: `test_canvas_export_matches_the_gradebook`,
+5. grade files an LMS imports: `test_canvas_export_matches_the_gradebook` (and test_exports.py),
    `test_moodle_export_matches_the_gradebook`, `test_question_export_matches_the_gradebook`,
    `test_grades_csv_is_sorted_and_named`;
 6. the class report: `test_class_report_says_what_to_teach_again` and, in chromium,
@@ -89,6 +89,7 @@ from lms_downloads import (
 )
 
 from classroom import demo
+from classroom.grading import exports
 from classroom.sandbox import probe
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -309,7 +310,7 @@ def test_canvas_download_keeps_every_student(canvas):
         row = rows[(TOY, student)]
         assert float(row["score"]) == score, row
         assert (row["first_name"], row["last_name"]) == CANVAS_NAMES[student], row
-    assert rows[(TOY, "12347")]["status"] == "graded with notes"
+    assert rows[(TOY, "12347")]["status"] == "late"
     bob = "\n".join(report_lines(course, "12347"))
     newest = canvas_name("jones", "bob", 12347, 67899, f"{TOY}-1.ipynb", late=True)
     older = canvas_name("jones", "bob", 12347, 67892, f"{TOY}.ipynb", late=True)
@@ -611,32 +612,6 @@ def test_canvas_export_matches_the_gradebook(canvas):
         assert (sis_user, sis_login, section) == ("", "", "")
 
 
-def test_canvas_assignment_ids_are_kept_and_a_column_without_one_is_said(tmp_path):
-    """A later run (no --canvas-assignment) keeps the ids canvas.csv's header has; a lesson
-    column without one gets a one-line note, since Canvas would create a new assignment."""
-    from classroom.grading import exports
-    from classroom.grading.results import GRADED, Result
-
-    def result(student, lesson):
-        return Result(id=0, student=student, lesson=lesson, status=GRADED)
-
-    lessons = ["01-a", "02-b"]
-    path = exports.canvas([result("7", "01-a")], lessons, tmp_path, {"01-a": "55"})
-    assert canvas_header(path) == exports.CANVAS_COLUMNS + ["01-a (55)", "02-b"]
-    note = exports.canvas_note(path, lessons)
-    assert "02-b" in note and "01-a" not in note and "--canvas-assignment" in note
-    exports.canvas([result("7", "02-b")], lessons, tmp_path)
-    assert canvas_header(path)[-2:] == ["01-a (55)", "02-b"], "the id was lost"
-    exports.canvas([result("7", "02-b")], lessons, tmp_path, {"02-b": "56", "01-a": "57"})
-    assert canvas_header(path)[-2:] == ["01-a (57)", "02-b (56)"]
-    assert exports.canvas_note(path, lessons) is None
-
-
-def canvas_header(path: Path) -> list[str]:
-    with open(path, newline="", encoding="utf-8") as handle:
-        return next(csv.reader(handle))
-
-
 @pytest.mark.parametrize(
     "pair, says",
     [("01-a=12x", "give LESSON=ID"), ("01-a", "give LESSON=ID"), ("09-z=12", "not a lesson")],
@@ -656,13 +631,11 @@ def test_moodle_export_matches_the_gradebook(moodle):
     path = moodle["course"] / "exports" / f"moodle-{TOY}.csv"
     with open(path, newline="", encoding="utf-8") as handle:
         header, *rows = list(csv.reader(handle))
-    assert header == [
-        "Identifier", "Full name", "Email address", "Grade", "Maximum Grade", "Feedback comments",
-    ]  # fmt: skip
+    assert header == exports.MOODLE_COLUMNS  # what Moodle's importer needs: test_exports.py
     book = gradebook(moodle["course"])
     names = {"12345": "Alice Smith", "12346": "Carol Smith", "12350": "Erin Ng"}
     assert [row[0] for row in rows] == [f"Participant {s}" for s in sorted(names)], rows
-    for identifier, full_name, _, grade, maximum, comment in rows:
+    for identifier, full_name, _, _, grade, maximum, _, comment in rows:
         student = identifier.removeprefix("Participant ")
         assert full_name == names[student]
         assert float(grade) == book[student]["score"] and maximum == "3", (student, grade)
@@ -739,13 +712,15 @@ def test_lateness_in_table_report_and_feedback(hub, canvas):
     row = rows_of(course / "grades.csv")[(TOY, "finn")]
     assert float(row["late_submission_penalty"]) == 3.0 and float(row["score"]) == 0.0, row
     late = re.search(r"late by \d+ s", hub["run"].stdout)
-    assert late and re.search(rf"finn\s+0/3\s+{late.group(0)}, graded", hub["run"].stdout)
+    said = rf"finn\s+0/3\s+late: handed in {late.group(0)}; penalty 3"
+    assert late and re.search(said, hub["run"].stdout), hub["run"].stdout
+    assert row["status"] == "late" and row["reason"] == f"handed in {late.group(0)}; penalty 3"
     section = "\n".join(report_lines(course, "finn"))
     assert f"graded 0/3; {late.group(0)}, late penalty 3" in section, section
     assert f"handed in {late.group(0)}; penalty 3" in page_text(feedback_page(course, "finn"))
     assert "1 late" in page_text(course / "class_report.html")
     bob = canvas["course"]
-    assert "late (marked by the LMS), graded with notes" in canvas["run"].stdout
+    assert "late: handed in late (marked by the LMS); penalty 0" in canvas["run"].stdout
     assert "handed in late (marked by the LMS)" in page_text(feedback_page(bob, "12347"))
 
 

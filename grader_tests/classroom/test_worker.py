@@ -4,7 +4,7 @@ and said so; any other failure is one NOT GRADED row whose reason is nbgrader's 
 from __future__ import annotations
 
 from classroom.grading import worker
-from classroom.grading.results import NOT_GRADED, Job
+from classroom.grading.results import NEEDS_HUMAN, Job
 
 
 def _worker(tmp_path, attempts):
@@ -48,13 +48,13 @@ def test_kernel_that_did_not_start_is_graded_again_and_noted(tmp_path):
 def test_kernel_that_never_starts_is_not_graded_with_the_reason(tmp_path):
     attempts = [_kernel_did_not_start, _kernel_did_not_start]
     result = _worker(tmp_path, attempts).grade(_job())
-    assert result.status == NOT_GRADED
+    assert result.status == NEEDS_HUMAN
     assert "Kernel didn't respond" in result.reason
 
 
 def test_other_failures_are_not_retried_and_name_nbgrader_s_error(tmp_path):
     result = _worker(tmp_path, [_broken, _graded]).grade(_job())
-    assert result.status == NOT_GRADED
+    assert result.status == NEEDS_HUMAN
     assert "no such cell" in result.reason and "above traceback" not in result.reason
 
 

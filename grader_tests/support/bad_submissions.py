@@ -11,9 +11,9 @@ what is wrong, `build(lesson)` returns the files of submitted/<student>/<lesson>
   other test cell scores as in the complete submission;
 - "reason": the submission is not graded and its row says why.
 
-`kind` names the note the report must carry for it. Builders work from the committed release
-and the source notebook of whichever lesson they are given, so a new lesson gets the same
-corpus.
+`kind` names the note the report must carry for it (for "reason", the row's status).
+Builders work from the committed release and the source notebook of whichever lesson they
+are given, so a new lesson gets the same corpus.
 """
 
 from __future__ import annotations
@@ -529,20 +529,20 @@ CORPUS = [
         _peeks,
     ),
     BadSubmission(
-        "invalid-json", "a notebook file cut in half", "reason", "not graded", _invalid_json
+        "invalid-json", "a notebook file cut in half", "reason", "needs a human", _invalid_json
     ),
     BadSubmission(
         "empty-file",
         "a notebook file of 0 bytes",
         "reason",
-        "not graded",
+        "needs a human",
         lambda lesson: {f"{lesson.name}.ipynb": b""},
     ),
     BadSubmission(
         "missing-notebook",
         "a folder with no notebook",
         "reason",
-        "no notebook",
+        "needs a human",
         lambda lesson: {"notes.txt": b"my notebook would not upload\n"},
     ),
     BadSubmission(
