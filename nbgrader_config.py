@@ -6,9 +6,17 @@ feedback/), so `nbgrader generate_assignment 01-world-as-text` works from the ro
 
 import os
 import sys
+import warnings
 from pathlib import Path
 
 c = get_config()  # noqa: F821 (injected by traitlets when nbgrader loads this file)
+
+# nbgrader 0.9's gradebook adds a new submission's rows through relationships SQLAlchemy 2
+# warns about ("Object of type <SubmittedAssignment> not in session, add operation along ...
+# will not proceed"); the rows are written all the same. The cause is in nbgrader's api.py,
+# out of the course's reach, so only that message is silenced, for every nbgrader command and
+# the grading command (both load this file before they open a gradebook).
+warnings.filterwarnings("ignore", message=r"Object of type <\w+> not in session, add operation")
 
 ROOT = Path(__file__).resolve().parent
 # The instructor's tools (classroom/) are not part of the installed course package: nbgrader

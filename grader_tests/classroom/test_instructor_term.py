@@ -364,8 +364,12 @@ def test_two_notebooks_of_one_lesson_stop_the_run(moodle):
     assert f"Erin Ng_12350_assignsubmission_file_/{TOY}.ipynb" in message, message
     assert f"Erin Ng_12350_assignsubmission_file_/Copy of {TOY}.ipynb" in message, message
     assert moodle["stopped_students"] == set(), "students were graded before the stop"
-    dry = ok(moodle["dry"]).stdout
-    assert f"Copy of {TOY}.ipynb -> 12350 (Erin Ng) -> {TOY}" in dry, dry
+    dry = moodle["dry"]
+    assert f"Copy of {TOY}.ipynb -> 12350 (Erin Ng) -> {TOY}" in dry.stdout, dry.stdout
+    # The dry run says what would stop the real run, in the same line, and exits as it would.
+    said = [ln for ln in dry.stderr.strip().splitlines() if not ln.startswith("note: ")]
+    assert said == [message], (said, message)
+    assert dry.returncode == run.returncode
     assert moodle["dry_students"] == set(), "the dry run graded something"
 
 
@@ -806,6 +810,27 @@ def test_misconfigurations_fail_in_one_line(toy, tmp_path):
         assert "Traceback" not in done.stdout + done.stderr, f"{case}:\n{done.stderr}"
         assert len(said) == 1 and said[0].startswith("error: "), f"{case}: {said}"
         assert cases[case][1] in said[0], f"{case}: {said[0]}"
+
+
+def test_a_course_directory_that_is_not_one_is_said_as_it_is(tmp_path, monkeypatch, capsys):
+    """The error names what is wrong: a --root that was passed is not answered with "pass
+    --root" (issue 28), and each case says which folder it looked at."""
+    from classroom import grade
+
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "a-file").write_text("", encoding="utf-8")
+    monkeypatch.chdir(tmp_path / "plain")
+    cases = {
+        (): "the current folder (" + str(tmp_path / "plain") + ") has no nbgrader_config.py",
+        ("--root", str(tmp_path / "plain")): "is not a course directory",
+        ("--root", str(tmp_path / "missing")): "no such folder",
+        ("--root", str(tmp_path / "a-file")): "not a folder",
+    }
+    for args, says in cases.items():
+        assert grade.main([*args, "--quiet"]) == 2, args
+        (line,) = capsys.readouterr().err.strip().splitlines()
+        assert line.startswith("error: ") and says in line, (args, line)
+        assert ("pass --root" in line) == (not args), (args, line)
 
 
 def test_input_that_is_not_there_is_said_before_any_worker_starts(toy, tmp_path, monkeypatch):
