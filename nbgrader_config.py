@@ -4,6 +4,7 @@ nbgrader's default folder names are kept (source/, release/, submitted/, autogra
 feedback/), so `nbgrader generate_assignment 01-world-as-text` works from the root.
 """
 
+import functools
 import os
 import sys
 import warnings
@@ -25,11 +26,19 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from classroom import preprocessors  # noqa: E402
+from classroom.preprocessors import lesson_registration  # noqa: E402
 
 # The course's preprocessors in nbgrader's own chains (autograde, feedback), so that
 # `nbgrader autograde` and `nbgrader generate_feedback` grade and hide exactly as
 # `python -m classroom.grade` does.
 preprocessors.configure(c)
+
+# `nbgrader autograde LESSON` on a fresh clone: the lesson is registered in gradebook.db
+# first (nbgrader's generate_assignment would do it; release/ is committed, so nobody has run it).
+c.Autograde.pre_convert_hook = functools.partial(lesson_registration.register_missing, c)
+
+# `nbgrader zip_collect`: of a student's resubmissions (Canvas's `-1`, `-2` names) the newest.
+c.ZipCollectApp.collector_plugin = "classroom.preprocessors.newest_attempt.NewestAttemptCollector"
 
 c.CourseDirectory.root = str(ROOT)
 c.CourseDirectory.course_id = "mujoco-physics"
