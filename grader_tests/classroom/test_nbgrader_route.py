@@ -151,3 +151,34 @@ def test_autograde_on_a_fresh_clone_works_as_written_and_quietly(tmp_path):
     assert float(rows["complete"]["score"]) == float(rows["complete"]["max_score"]) > 0
     again = ok(nbgrader(course, "autograde", LESSON, "--force"))
     assert "registered" not in again.stderr, "a registered lesson is registered again"
+
+
+@pytest.mark.timeout(900)
+def test_zip_collect_grades_the_newest_attempt(course, tmp_path):
+    """Canvas keeps every attempt in its download, a resubmission named `<lesson>-1.ipynb`:
+    zip_collect (with the guide's regular expression) collects the newest under the
+    lesson's name, says in one line which older one it skipped, and autograde grades it."""
+    course = Path(shutil.copytree(course, tmp_path / "course"))  # its own downloaded/
+    ok(nbgrader(course, "generate_assignment", LESSON, "--force"))
+    archive = course / "downloaded" / LESSON / "archive"
+    archive.mkdir(parents=True)
+    blank = notebooks.read_lesson(LESSON, "release", ROOT)
+    complete = notebooks.fill_release(blank, notebooks.read_lesson(LESSON))
+    first = f"jones_bob_LATE_22345_67892_{LESSON}.ipynb"
+    notebooks.write(blank, archive / first)
+    notebooks.write(complete, archive / f"jones_bob_LATE_22345_67899_{LESSON}-1.ipynb")
+    notebooks.write(blank, archive / f"kim_ivan_22346_67894_{LESSON}.ipynb")
+    regexp = r".*_(?P<student_id>\d+)_\d+_(?P<file_id>.*)"
+    run = ok(
+        nbgrader(course, "zip_collect", LESSON, f"--FileNameCollectorPlugin.named_regexp={regexp}")
+    )
+    skipped = [line for line in run.stderr.splitlines() if "Not collected" in line]
+    assert len(skipped) == 1 and first in skipped[0] and f"{LESSON}-1.ipynb" in skipped[0]
+    collected = course / "submitted" / "22345" / LESSON
+    assert sorted(p.name for p in collected.iterdir()) == [f"{LESSON}.ipynb"]
+    assert (course / "submitted" / "22346" / LESSON / f"{LESSON}.ipynb").is_file()
+    ok(nbgrader(course, "autograde", LESSON, "--student", "22345"))
+    ok(nbgrader(course, "export"))
+    with open(course / "grades.csv", newline="", encoding="utf-8") as handle:
+        rows = {r["student_id"]: r for r in csv.DictReader(handle) if r["assignment"] == LESSON}
+    assert float(rows["22345"]["score"]) == float(rows["22345"]["max_score"]) > 0, rows
