@@ -40,6 +40,12 @@ c.Autograde.pre_convert_hook = functools.partial(lesson_registration.register_mi
 # `nbgrader zip_collect`: of a student's resubmissions (Canvas's `-1`, `-2` names) the newest.
 c.ZipCollectApp.collector_plugin = "classroom.preprocessors.newest_attempt.NewestAttemptCollector"
 
+# `nbgrader release_feedback`: students graded from an LMS download have no exchange secret;
+# they are named in one line and skipped, not a traceback that releases nobody's feedback.
+c.ExchangeFactory.release_feedback = (
+    "classroom.preprocessors.exchange_feedback.ReleaseFeedbackOnExchange"
+)
+
 c.CourseDirectory.root = str(ROOT)
 c.CourseDirectory.course_id = "mujoco-physics"
 # Release, collect and fetch go through an exchange folder that must be writable; a JupyterHub

@@ -21,7 +21,8 @@ Issue 12's numbered items, and the tests that show each fixed:
 4. the guide's nbgrader route: test_nbgrader_route.py (generate, release, fetch, submit,
    collect, autograde, generate_feedback, release_feedback, fetch_feedback, export, and
    zip_collect), `test_zip_collect_as_documented` (the guide's regular expression on real
-   Canvas names) and the `hub` fixture (due date set with the guide's
+   Canvas names, the newest attempt collected), test_instructors_guide.py (every command of
+   the guide, as written, in a fresh clone) and the `hub` fixture (due date set with the guide's
    `nbgrader db assignment add --duedate`, late policy in nbgrader_config.py);
 5. grade files an LMS imports: `test_canvas_export_matches_the_gradebook`,
    `test_moodle_export_matches_the_gradebook`, `test_question_export_matches_the_gradebook`,
@@ -407,7 +408,11 @@ def test_zip_collect_as_documented(canvas, tmp_path):
     ok(nbgrader_cli(course, "zip_collect", TOY, f"--FileNameCollectorPlugin.named_regexp={regexp}"))
     for student in CANVAS_SCORES:
         assert (course / "submitted" / student / TOY / f"{TOY}.ipynb").is_file(), student
-    assert "-1" in guide[guide.find("zip_collect") :], "the guide warns of Canvas's -1 suffix"
+    assert "-1" in guide[guide.find("zip_collect") :], "the guide says what Canvas's -1 means"
+    # Bob's newest attempt (-1, predicting "A") under the lesson's name, his first not at all.
+    bob = course / "submitted" / "12347" / TOY
+    assert sorted(p.name for p in bob.iterdir()) == [f"{TOY}.ipynb"], list(bob.iterdir())
+    assert "predict_double = 'A'" in (bob / f"{TOY}.ipynb").read_text(encoding="utf-8")
 
 
 # --------------------------------------------------------------------------------------------

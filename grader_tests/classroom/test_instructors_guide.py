@@ -96,7 +96,9 @@ class Term:
         NBGRADER_EXCHANGE set, Jupyter's and IPython's own settings kept in the folder."""
         where = home or self.root
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "JUPYTER"))}
-        env["PATH"] = f"{self.root / '.venv' / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+        # The checkout's .venv/bin itself (the clone's .venv links to it): pytest's temporary
+        # folders are private (0700), and a sandbox's user must reach bubblewrap in the venv.
+        env["PATH"] = f"{REPO_ROOT / '.venv' / 'bin'}{os.pathsep}{env.get('PATH', '')}"
         env["NBGRADER_EXCHANGE"] = str(self.exchange)
         for variable, folder in (("JUPYTER_CONFIG_DIR", "jc"), ("JUPYTER_DATA_DIR", "jd")):
             env[variable] = str(where / f".{folder}")
