@@ -240,7 +240,11 @@ def check_feedback(term, step, run) -> None:
 
 
 def check_feedback_released(term, step, run) -> None:
+    """The exchange learner's feedback is released; the download's students, who have no
+    exchange secret, are named in one line instead of stopping the command."""
     assert list((term.exchange / COURSE_ID / "feedback").rglob("*.html")), "no feedback"
+    (said,) = [ln for ln in run.stderr.splitlines() if "did not submit on the exchange" in ln]
+    assert all(student in said for student in SCORES), said
 
 
 def check_exported(term, step, run) -> None:
