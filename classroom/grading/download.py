@@ -288,7 +288,9 @@ def from_download(path, lessons, workdir, *, pattern=None, config=None, copies="
     return submissions(download, lessons, workdir, copies)
 
 
-def dry_run(path, lessons, workdir, *, pattern=None, config=None, copies="stop"):
+def dry_run(
+    path, lessons, workdir, *, pattern=None, config=None, copies="stop"
+) -> tuple[list[str], list[str]]:
     """What a download would become, one line per file: file -> student -> lesson; and the
     lines that would stop the real run (two notebooks of one lesson, unless copies="all"),
     worded as the real run words them."""

@@ -59,9 +59,10 @@ class MatchCellsToRelease(NbGraderPreprocessor):
         handed = {grade_id(c) for c in nb.cells} - {None}  # before any is removed
         matches = matching.align(release.cells, nb.cells, known)
         pairs, inserts = matching.fill_gaps(release.cells, nb.cells, matches, known)
-        notes = self._restore(nb, release, pairs, _tests_in_gradebook(resources))
+        tests = _tests_in_gradebook(resources)
+        notes = self._restore(nb, release, pairs, tests)
         notes += self._drop_foreign(nb, pairs, known)
-        notes += self._insert_missing(nb, release, inserts)
+        notes += self._insert_missing(nb, release, inserts, tests)
         notes += self._unfound_answers(release, pairs)
         wrong = _wrong_notebook(self, release, matches, handed, resources)
         if wrong is None:
@@ -126,12 +127,13 @@ class MatchCellsToRelease(NbGraderPreprocessor):
                 del cell.metadata["nbgrader"]
         return notes
 
-    def _insert_missing(self, nb, release, inserts) -> list[tuple[str, str]]:
+    def _insert_missing(self, nb, release, inserts, tests) -> list[tuple[str, str]]:
         cells, new_cells, missing = nb.cells, [], []
         for j in range(len(cells) + 1):
             for i in inserts.get(j, []):
                 cell = copy.deepcopy(release.cells[i])
                 cell["id"] = random_cell_id()
+                cell.source = tests.get(grade_id(cell), cell.source)  # whole, as in _restore
                 if cell.cell_type == "code":
                     cell.outputs, cell.execution_count = [], None
                 new_cells.append(cell)
