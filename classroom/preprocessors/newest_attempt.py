@@ -7,11 +7,13 @@ beside it under a name nbgrader does not grade, so the first attempt was graded.
 nbgrader_config.py makes this subclass zip_collect's collector: a notebook named after a
 released notebook plus `-N` is that notebook's attempt N, and of a student's attempts of one
 notebook only the newest is collected, under the released name; an older one is skipped with
-one line naming the newer. `--FileNameCollectorPlugin.named_regexp` configures it as before.
+one line naming the newer (nbgrader's own "no match information" line for it is dropped).
+`--FileNameCollectorPlugin.named_regexp` configures it as before.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import posixpath
 import re
@@ -27,6 +29,8 @@ class NewestAttemptCollector(FileNameCollectorPlugin):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._read_folders: dict[str, dict] = {}
+        self._skipped: set[str] = set()
+        self.log.addFilter(self._said_already)
 
     def collect(self, submitted_file: str) -> dict | None:
         info = super().collect(submitted_file)
@@ -44,8 +48,18 @@ class NewestAttemptCollector(FileNameCollectorPlugin):
                 os.path.basename(submitted_file),
                 os.path.basename(max(newer)[1]),
             )
+            self._skipped.add(submitted_file)
             return None
         return {**info, "file_id": name}
+
+    def _said_already(self, record: logging.LogRecord) -> bool:
+        """Drop zip_collect's "Skipped submission with no match information provided" for an
+        older attempt: the line above said why, and "no match information" would mislead."""
+        message = record.getMessage()
+        return not (
+            message.startswith("Skipped submission with no match information")
+            and message.rsplit(": ", 1)[-1] in self._skipped
+        )
 
     def _attempt(self, file_id: str) -> tuple[str, int]:
         """(the released notebook's file id, the attempt: 0 for the first) of a file id."""

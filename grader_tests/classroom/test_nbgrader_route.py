@@ -176,6 +176,7 @@ def test_zip_collect_grades_the_newest_attempt(course, tmp_path):
     )
     skipped = [line for line in run.stderr.splitlines() if "Not collected" in line]
     assert len(skipped) == 1 and first in skipped[0] and f"{LESSON}-1.ipynb" in skipped[0]
+    assert "no match information" not in run.stderr, "nbgrader's misleading line is back"
     collected = course / "submitted" / "22345" / LESSON
     assert sorted(p.name for p in collected.iterdir()) == [f"{LESSON}.ipynb"]
     assert (course / "submitted" / "22346" / LESSON / f"{LESSON}.ipynb").is_file()
