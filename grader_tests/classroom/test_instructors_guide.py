@@ -1,15 +1,15 @@
 """docs/instructors.md walked step by step in a fresh clone, every command as written (issue 28).
 
 The commands are read from the guide's ```sh blocks, in order, and each is run as typed in a
-shell (`bash -c`) from the root of a `git clone` of this repository made in a temporary folder,
-with `.venv/bin/` first on PATH as the guide says (the clone's `.venv` is a link to this
-checkout's, so nothing is installed again). What the guide leaves to people is acted out
-where it happens: before `nbgrader collect`, a learner fetches, completes and submits the
-lesson on the exchange; before `nbgrader zip_collect`, the Canvas download is put in
-`downloaded/<lesson>/archive/`; "nbgrader's own commands" get an exchange of their own (it is
-the other route through a term, not a second release on the first). The download is lesson
-01 as Canvas names it: 12345 complete, 12346 blank, 12347 a blank first attempt and a
-complete resubmission (`-1`).
+shell (`bash -c`) from the root of a `git clone` of this repository (what is committed) made in
+a temporary folder, with `.venv/bin/` first on PATH as the guide says (the clone's `.venv` is
+a link to this checkout's, so nothing is installed again). What the guide leaves to people is
+acted out where it happens: before `nbgrader collect`, a learner fetches, completes and
+submits the lesson on the exchange; the Canvas download is saved under the name a `--zip`
+gives, and before `nbgrader zip_collect` put in `downloaded/<lesson>/archive/`; "nbgrader's
+own commands" get an exchange of their own (it is the other route through a term, not a
+second release on the first). The download is lesson 01 as Canvas names it: 12345 complete,
+12346 blank, 12347 a blank first attempt and a complete resubmission (`-1`).
 
 Each command must exit 0, and what the guide says it writes must be there (`CHECKS`);
 a command the walk does not know (a section added later) must exit 0. A command whose
@@ -112,7 +112,8 @@ class Term:
         )  # fmt: skip
 
     def _download(self) -> Path:
-        """The Canvas download of lesson 01, in the clone's root as `submissions.zip`."""
+        """The Canvas download of lesson 01 (beside the clone, saved in it as a command
+        names it)."""
         blank = notebooks.read_lesson(LESSON, "release", REPO_ROOT)
         complete = notebooks.fill_release(blank, notebooks.read_lesson(LESSON))
         files = {
@@ -121,7 +122,7 @@ class Term:
             canvas_name("jones", "bob", 12347, 67892, f"{LESSON}.ipynb"): blank,
             canvas_name("jones", "bob", 12347, 67899, f"{LESSON}-1.ipynb"): complete,
         }
-        return write_zip(self.root / "submissions.zip", files)
+        return write_zip(self.base / "submissions.zip", files)
 
     def learner_submits(self) -> None:
         """A learner on the hub: fetch_assignment, the lesson completed, submit."""
@@ -147,6 +148,9 @@ class Term:
         self.route = step.section
         if step.command.startswith("nbgrader collect") and self.exchange not in self.learners:
             self.learner_submits()
+        for named in re.findall(r"--zip (\S+)", step.command):  # the download, as named
+            if not (self.root / named).exists():
+                shutil.copy(self.download, self.root / named)
         if step.command.startswith("nbgrader zip_collect"):
             archive = self.root / "downloaded" / LESSON / "archive"
             archive.mkdir(parents=True, exist_ok=True)
