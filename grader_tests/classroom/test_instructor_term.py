@@ -350,8 +350,11 @@ def test_moodle_flat_download_is_recognised(toy, tmp_path):
     """'Download submissions in folders' unticked: the prefix glued to each file's name."""
     course = copy_course(toy, tmp_path / "course")
     download = moodle_download(course, tmp_path / "flat.zip", folders=False)
-    lines = ok(grade_cli(course, "--zip", str(download), "--dry-run")).stdout.splitlines()
+    run = grade_cli(course, "--zip", str(download), "--dry-run")
+    lines = run.stdout.splitlines()
     assert lines[0] == "read as: moodle", lines
+    # Erin's two notebooks would stop the real run: the dry run says so and exits as it would.
+    assert run.returncode == 1 and "student 12350 handed in 2 different" in run.stderr
     assert any(f"-> 12345 (Alice Smith) -> {TOY}" in line for line in lines), lines
     assert not any("no student" in line for line in lines), lines
 
