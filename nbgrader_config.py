@@ -4,11 +4,20 @@ nbgrader's default folder names are kept (source/, release/, submitted/, autogra
 feedback/), so `nbgrader generate_assignment 01-world-as-text` works from the root.
 """
 
+import functools
 import os
 import sys
+import warnings
 from pathlib import Path
 
 c = get_config()  # noqa: F821 (injected by traitlets when nbgrader loads this file)
+
+# nbgrader 0.9's gradebook adds a new submission's rows through relationships SQLAlchemy 2
+# warns about ("Object of type <SubmittedAssignment> not in session, add operation along ...
+# will not proceed"); the rows are written all the same. The cause is in nbgrader's api.py,
+# out of the course's reach, so only that message is silenced, for every nbgrader command and
+# the grading command (both load this file before they open a gradebook).
+warnings.filterwarnings("ignore", message=r"Object of type <\w+> not in session, add operation")
 
 ROOT = Path(__file__).resolve().parent
 # The instructor's tools (classroom/) are not part of the installed course package: nbgrader
@@ -17,11 +26,25 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from classroom import preprocessors  # noqa: E402
+from classroom.preprocessors import lesson_registration  # noqa: E402
 
 # The course's preprocessors in nbgrader's own chains (autograde, feedback), so that
 # `nbgrader autograde` and `nbgrader generate_feedback` grade and hide exactly as
 # `python -m classroom.grade` does.
 preprocessors.configure(c)
+
+# `nbgrader autograde LESSON` on a fresh clone: the lesson is registered in gradebook.db
+# first (nbgrader's generate_assignment would do it; release/ is committed, so nobody has run it).
+c.Autograde.pre_convert_hook = functools.partial(lesson_registration.register_missing, c)
+
+# `nbgrader zip_collect`: of a student's resubmissions (Canvas's `-1`, `-2` names) the newest.
+c.ZipCollectApp.collector_plugin = "classroom.preprocessors.newest_attempt.NewestAttemptCollector"
+
+# `nbgrader release_feedback`: students graded from an LMS download have no exchange secret;
+# they are named in one line and skipped, not a traceback that releases nobody's feedback.
+c.ExchangeFactory.release_feedback = (
+    "classroom.preprocessors.exchange_feedback.ReleaseFeedbackOnExchange"
+)
 
 c.CourseDirectory.root = str(ROOT)
 c.CourseDirectory.course_id = "mujoco-physics"

@@ -20,7 +20,6 @@ import argparse
 import os
 import shutil
 import sys
-import warnings
 from pathlib import Path
 
 import classroom
@@ -103,7 +102,9 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--notebook-timeout", type=int, default=180, help="seconds one notebook may run"
     )
-    parser.add_argument("--root", type=Path, default=Path("."), help="the course directory")
+    parser.add_argument(
+        "--root", type=Path, help="the course directory (default: the current folder)"
+    )
     parser.add_argument("--shard", help="K/N: grade only the K-th of N ranges of students")
     parser.add_argument("--workdir", type=Path, help="keep the staging files here")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -169,15 +170,18 @@ def _dry_run(args, root: Path) -> int:
     config = build.load_nbgrader_config(root)
     with tempfile.TemporaryDirectory(prefix="dry-run-") as work:
         try:
-            lines = download.dry_run(
+            lines, stops = download.dry_run(
                 args.zip, lessons, work, pattern=args.pattern, config=config,
-                releases=run.release_reader(root),
+                releases=run.release_reader(root), copies=args.copies,
             )  # fmt: skip
         except download.DownloadError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 1
     print("\n".join(lines))
-    return 0
+    # What would stop the real run, in the real run's words; the exit code says so too.
+    for stop in stops:
+        print(f"error: {stop}", file=sys.stderr)
+    return 1 if stops else 0
 
 
 def _sweep_sandboxes(sandbox) -> None:
@@ -198,13 +202,29 @@ def _sweep_sandboxes(sandbox) -> None:
             print(line, file=sys.stderr)
 
 
+def _not_a_course(given: Path | None, root: Path) -> str | None:
+    """What is wrong with the course directory, in one sentence (None: nothing). The advice
+    depends on whether --root was given: telling someone who passed it to pass it helps no one."""
+    if (root / "nbgrader_config.py").is_file():
+        return None
+    if given is None:
+        return (
+            f"the current folder ({root}) has no nbgrader_config.py: run from the course "
+            "directory, or pass --root DIR"
+        )
+    if not root.exists():
+        return f"--root {given}: no such folder"
+    if not root.is_dir():
+        return f"--root {given}: not a folder (give the course directory)"
+    return f"--root {given}: {root} has no nbgrader_config.py, so it is not a course directory"
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    # nbgrader 0.9's gradebook code trips SQLAlchemy 2's autoflush warnings; they are noise.
-    warnings.filterwarnings("ignore", message=".*not in session.*")
-    root = args.root.resolve()
-    if not (root / "nbgrader_config.py").is_file():
-        print(f"error: {root} has no nbgrader_config.py: pass --root", file=sys.stderr)
+    root = (args.root or Path(".")).resolve()
+    problem = _not_a_course(args.root, root)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
         return 2
     if args.dry_run:  # reads the download only: no sandbox, no staging folder, no workers
         return _dry_run(args, root)

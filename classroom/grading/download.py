@@ -331,11 +331,7 @@ def submissions(download: Download, lessons, workdir, copies: str = "stop") -> I
             kept, said = _keep_newest(entries)
             variants = _copies(kept)
             if len(variants) > 1 and copies != "all":
-                names = ", ".join(e.relative for e in kept if e.file.lower().endswith(".ipynb"))
-                raise DuplicateNotebooks(
-                    f"student {student} handed in {len(variants)} different notebooks for "
-                    f"{lesson}: {names}. Remove all but one, or pass --copies all to grade each"
-                )
+                raise DuplicateNotebooks(_duplicates(student, lesson, kept))
             for number, variant in enumerate(variants, start=1):
                 sid = student if number == 1 else f"{student}-copy{number}"
                 found.append(_staged(sid, lesson, variant, said, workdir))
@@ -374,6 +370,15 @@ def unmatched_rows(download: Download, lessons) -> tuple[list[Submission], list[
     return rows, []
 
 
+def _duplicates(student: str, lesson: str, kept: list[Entry]) -> str:
+    """The one line that stops a run (and a dry run) on a student's two notebooks."""
+    notebooks = [e.relative for e in kept if e.file.lower().endswith(".ipynb")]
+    return (
+        f"student {student} handed in {len(notebooks)} different notebooks for {lesson}: "
+        f"{', '.join(notebooks)}. Remove all but one, or pass --copies all to grade each"
+    )
+
+
 def _staged(student, lesson, entries, said, workdir) -> Submission:
     submission = Submission(student, lesson)
     if entries:
@@ -407,15 +412,21 @@ def from_download(path, lessons, workdir, *, pattern=None, config=None, copies="
     return submissions(download, lessons, workdir, copies)
 
 
-def dry_run(path, lessons, workdir, *, pattern=None, config=None, releases=None) -> list[str]:
-    """What a download would become, one line per file: file -> student -> lesson."""
+def dry_run(
+    path, lessons, workdir, *, pattern=None, config=None, releases=None, copies="stop"
+) -> tuple[list[str], list[str]]:
+    """What a download would become, one line per file: file -> student -> lesson; and the
+    lines that would stop the real run (two notebooks of one lesson, unless copies="all"),
+    worded as the real run words them."""
     download = read_download(
         path, lessons, workdir, pattern=pattern, config=config, releases=releases
     )
-    lines = [f"read as: {download.read_as}"]
+    lines, stops = [f"read as: {download.read_as}"], []
     lines += [f"warning: {warning}" for warning in download.warnings]
     for (student, lesson), entries in sorted(download.groups.items()):
         kept, _ = _keep_newest(entries)
+        if len(_copies(kept)) > 1 and copies != "all":
+            stops.append(_duplicates(student, lesson, kept))
         for entry in sorted(entries, key=lambda e: e.relative):
             mark = "" if entry in kept else "   (older version: not graded)"
             who = f"{student} ({entry.name})" if entry.name else student
@@ -431,4 +442,4 @@ def dry_run(path, lessons, workdir, *, pattern=None, config=None, releases=None)
     lines += [
         f"{relative} -> (no student: not graded)" for relative in download.unmatched[len(rows) :]
     ]
-    return lines
+    return lines, stops

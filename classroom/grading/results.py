@@ -44,10 +44,13 @@ class Note:
         return cls(**{f.name: data.get(f.name) for f in fields(cls)})
 
 
-def record_note(nb, kind: str, text: str, cell: int | None = None, grade_id=None) -> Note:
-    """Add a note to the notebook's metadata (where the report and feedback read it)."""
+def record_note(nb, kind: str, text: str, cell: int | None = None, grade_id=None, *,
+                first: bool = False) -> Note:  # fmt: skip
+    """Add a note to the notebook's metadata (where the report and feedback read it, in this
+    order); `first` puts it before the notes already there (the one line that matters most)."""
     note = Note(kind, text, cell, grade_id)
-    nb.metadata.setdefault(NOTES_KEY, {}).setdefault("notes", []).append(note.as_dict())
+    notes = nb.metadata.setdefault(NOTES_KEY, {}).setdefault("notes", [])
+    notes.insert(0 if first else len(notes), note.as_dict())
     return note
 
 

@@ -124,6 +124,7 @@ class Worker:
         config = build.load_nbgrader_config(self.staging)
         # The course's chains, whatever the file says; each worker has its own sandbox slot.
         preprocessors.configure(config, sandboxed=self.setup.get("sandboxed", True))
+        config.Autograde.pre_convert_hook = None  # the run registered its lessons already
         config.SandboxedKernelManager.slot = self.index
         config.DecideVerdicts.slot = self.index
         # Hidden cases are drawn with the course's secret, not the staging folder's.

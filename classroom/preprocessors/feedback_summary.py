@@ -13,10 +13,10 @@ from __future__ import annotations
 import html
 
 from nbformat.v4 import new_markdown_cell
-from nbgrader.preprocessors import NbGraderPreprocessor
 
 from classroom.notebooks import grade_id, is_test
 from classroom.preprocessors.hide_hidden_tests import likely_mistake
+from classroom.preprocessors.settings import FeedbackPreprocessor
 
 RESULT_CLASS = "grader-result"  # the class of HideHiddenTests' result box
 # nbgrader's own contents list names every test "Test cell": this table replaces it.
@@ -54,7 +54,7 @@ def result_box_first(cell) -> None:
         cell.outputs = boxes + [o for o, box in zip(outputs, is_box, strict=True) if not box]
 
 
-class FeedbackSummary(NbGraderPreprocessor):
+class FeedbackSummary(FeedbackPreprocessor):
     """Put a table of the tests' results, and the page's wrapping style, at the top, and
     each test's result box first in its cell."""
 

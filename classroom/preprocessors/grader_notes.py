@@ -10,15 +10,15 @@ from __future__ import annotations
 import html
 
 from nbformat.v4 import new_markdown_cell
-from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import List
 
 from classroom.grading.results import notes_of
+from classroom.preprocessors.settings import FeedbackPreprocessor
 
 SILENT_KINDS = frozenset({"replayed"})  # bookkeeping the learner has no use for
 
 
-class GraderNotes(NbGraderPreprocessor):
+class GraderNotes(FeedbackPreprocessor):
     """Put the grader's notes about this submission in a cell at the top of the feedback."""
 
     notes = List([], help="Sentences about what the grader did with this submission.").tag(

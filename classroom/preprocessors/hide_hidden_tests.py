@@ -14,9 +14,9 @@ import html
 import re
 
 from nbformat.notebooknode import NotebookNode
-from nbgrader.preprocessors import NbGraderPreprocessor
 
 from classroom.notebooks import HIDDEN_DELIMITERS, is_test, split_hidden
+from classroom.preprocessors.settings import FeedbackPreprocessor
 
 HIDDEN_PLACEHOLDER = "# Hidden tests run here (source not shown)."
 VERDICT_KEY = "verdict"  # DecideVerdicts' record in cell.metadata["classroom"]
@@ -53,7 +53,7 @@ def result_lines(cell) -> list[str]:
     return lines
 
 
-class HideHiddenTests(NbGraderPreprocessor):
+class HideHiddenTests(FeedbackPreprocessor):
     """Replace each test cell's hidden region by one comment line, and state its result."""
 
     def preprocess_cell(self, cell, resources, cell_index):

@@ -21,7 +21,8 @@ Issue 12's numbered items, and the tests that show each fixed:
 4. the guide's nbgrader route: test_nbgrader_route.py (generate, release, fetch, submit,
    collect, autograde, generate_feedback, release_feedback, fetch_feedback, export, and
    zip_collect), `test_zip_collect_as_documented` (the guide's regular expression on real
-   Canvas names) and the `hub` fixture (due date set with the guide's
+   Canvas names, the newest attempt collected), test_instructors_guide.py (every command of
+   the guide, as written, in a fresh clone) and the `hub` fixture (due date set with the guide's
    `nbgrader db assignment add --duedate`, late policy in nbgrader_config.py);
 5. grade files an LMS imports: `test_canvas_export_matches_the_gradebook` (and test_exports.py),
    `test_moodle_export_matches_the_gradebook`, `test_question_export_matches_the_gradebook`,
@@ -350,8 +351,11 @@ def test_moodle_flat_download_is_recognised(toy, tmp_path):
     """'Download submissions in folders' unticked: the prefix glued to each file's name."""
     course = copy_course(toy, tmp_path / "course")
     download = moodle_download(course, tmp_path / "flat.zip", folders=False)
-    lines = ok(grade_cli(course, "--zip", str(download), "--dry-run")).stdout.splitlines()
+    run = grade_cli(course, "--zip", str(download), "--dry-run")
+    lines = run.stdout.splitlines()
     assert lines[0] == "read as: moodle", lines
+    # Erin's two notebooks would stop the real run: the dry run says so and exits as it would.
+    assert run.returncode == 1 and "student 12350 handed in 2 different" in run.stderr
     assert any(f"-> 12345 (Alice Smith) -> {TOY}" in line for line in lines), lines
     assert not any("no student" in line for line in lines), lines
 
@@ -365,8 +369,12 @@ def test_two_notebooks_of_one_lesson_stop_the_run(moodle):
     assert f"Erin Ng_12350_assignsubmission_file_/{TOY}.ipynb" in message, message
     assert f"Erin Ng_12350_assignsubmission_file_/Copy of {TOY}.ipynb" in message, message
     assert moodle["stopped_students"] == set(), "students were graded before the stop"
-    dry = ok(moodle["dry"]).stdout
-    assert f"Copy of {TOY}.ipynb -> 12350 (Erin Ng) -> {TOY}" in dry, dry
+    dry = moodle["dry"]
+    assert f"Copy of {TOY}.ipynb -> 12350 (Erin Ng) -> {TOY}" in dry.stdout, dry.stdout
+    # The dry run says what would stop the real run, in the same line, and exits as it would.
+    said = [ln for ln in dry.stderr.strip().splitlines() if not ln.startswith("note: ")]
+    assert said == [message], (said, message)
+    assert dry.returncode == run.returncode
     assert moodle["dry_students"] == set(), "the dry run graded something"
 
 
@@ -404,7 +412,11 @@ def test_zip_collect_as_documented(canvas, tmp_path):
     ok(nbgrader_cli(course, "zip_collect", TOY, f"--FileNameCollectorPlugin.named_regexp={regexp}"))
     for student in CANVAS_SCORES:
         assert (course / "submitted" / student / TOY / f"{TOY}.ipynb").is_file(), student
-    assert "-1" in guide[guide.find("zip_collect") :], "the guide warns of Canvas's -1 suffix"
+    assert "-1" in guide[guide.find("zip_collect") :], "the guide says what Canvas's -1 means"
+    # Bob's newest attempt (-1, predicting "A") under the lesson's name, his first not at all.
+    bob = course / "submitted" / "12347" / TOY
+    assert sorted(p.name for p in bob.iterdir()) == [f"{TOY}.ipynb"], list(bob.iterdir())
+    assert "predict_double = 'A'" in (bob / f"{TOY}.ipynb").read_text(encoding="utf-8")
 
 
 # --------------------------------------------------------------------------------------------
@@ -781,6 +793,27 @@ def test_misconfigurations_fail_in_one_line(toy, tmp_path):
         assert "Traceback" not in done.stdout + done.stderr, f"{case}:\n{done.stderr}"
         assert len(said) == 1 and said[0].startswith("error: "), f"{case}: {said}"
         assert cases[case][1] in said[0], f"{case}: {said[0]}"
+
+
+def test_a_course_directory_that_is_not_one_is_said_as_it_is(tmp_path, monkeypatch, capsys):
+    """The error names what is wrong: a --root that was passed is not answered with "pass
+    --root" (issue 28), and each case says which folder it looked at."""
+    from classroom import grade
+
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "a-file").write_text("", encoding="utf-8")
+    monkeypatch.chdir(tmp_path / "plain")
+    cases = {
+        (): "the current folder (" + str(tmp_path / "plain") + ") has no nbgrader_config.py",
+        ("--root", str(tmp_path / "plain")): "is not a course directory",
+        ("--root", str(tmp_path / "missing")): "no such folder",
+        ("--root", str(tmp_path / "a-file")): "not a folder",
+    }
+    for args, says in cases.items():
+        assert grade.main([*args, "--quiet"]) == 2, args
+        (line,) = capsys.readouterr().err.strip().splitlines()
+        assert line.startswith("error: ") and says in line, (args, line)
+        assert ("pass --root" in line) == (not args), (args, line)
 
 
 def test_input_that_is_not_there_is_said_before_any_worker_starts(toy, tmp_path, monkeypatch):

@@ -162,7 +162,7 @@ def _index(nb, grade_id: str) -> int:
 class BadSubmission:
     name: str
     doc: str
-    expect: str  # "same", "blank", "loses" or "reason"
+    expect: str  # "same", "blank", "loses", "reason" or "graded" (a score, whatever it is)
     kind: str | None  # the note (or status) the report must show
     builder: object
     target: str = "function"  # for "loses": the answer broken is a "function" or a "value"
@@ -236,6 +236,13 @@ def _duplicate(lesson):
     nb.cells.insert(index, copy.deepcopy(nb.cells[index]))
     nb.cells[index]["id"] = nb.cells[index]["id"] + "-copy"
     return _folder(lesson, nb)
+
+
+def _other_lesson(lesson):
+    """Another lesson's notebook, answered, handed in under this lesson's name."""
+    other = next(n for n in notebooks.discover_lessons(REPO_ROOT) if n != lesson.name)
+    release = notebooks.read_lesson(other, "release", REPO_ROOT)
+    return _folder(lesson, notebooks.fill_release(release, notebooks.read_lesson(other)))
 
 
 def _deleted_test(lesson):
@@ -450,6 +457,13 @@ CORPUS = [
         "same",
         "duplicate-id",
         _duplicate,
+    ),
+    BadSubmission(
+        "wrong-lesson",
+        "another lesson's notebook, answered, under this lesson's name",
+        "graded",
+        "wrong-notebook",
+        _other_lesson,
     ),
     BadSubmission(
         "test-cell-deleted", "a test cell deleted", "same", "test-restored", _deleted_test

@@ -3,11 +3,14 @@
 The release itself, handed back untouched, is test_release_unchanged.py's case.
 """
 
+from pathlib import Path
+
 import pytest
 from nbgrader.nbgraderformat import ValidationError
 from nbgrader.preprocessors import CheckCellMetadata
 
-from classroom.grading.results import notes_of
+from classroom import notebooks
+from classroom.grading.results import notes_of, record_note
 from classroom.notebooks import grade_id
 from classroom.preprocessors import MatchCellsToRelease
 
@@ -115,13 +118,49 @@ class TestMatchCellsToRelease:
 
     @pytest.mark.timeout(30)
     def test_other_lessons_notebook_noted(self, preprocessor, read_nb, resources):
-        """Another lesson's notebook is noted as possibly not this lesson's, naming it."""
-        nb, _ = preprocessor.preprocess(read_nb("not_this_lesson"), resources)
+        """Another lesson's notebook gets one note, first, naming the lesson it was graded
+        as and counting the repairs that follow from it (issue 28: not 45 notes, 30 of them
+        "duplicate-id" for ids that were no duplicates)."""
+        nb = read_nb("not_this_lesson")
+        record_note(nb, "format", "a note recorded before this preprocessor ran")
+        nb, _ = preprocessor.preprocess(nb, resources)
 
-        (note,) = notes_of_kind(nb, "wrong-notebook")
-        assert "toy" in note.text
-        missing = notes_of_kind(nb, "answer-missing")
-        assert sorted(note.text.split()[2] for note in missing) == ["double", "quiz_double"]
+        first, *rest = notes_of(nb)
+        assert first.kind == "wrong-notebook", notes_of(nb)
+        assert first.text.startswith("not toy's notebook: only "), first.text
+        assert "graded as toy all the same" in first.text, first.text
+        assert "2 grade_ids the lesson lacks removed" in first.text, first.text
+        assert "2 answer cells not found" in first.text, first.text
+        assert [n.kind for n in rest] == ["format"], rest
+
+    @pytest.mark.timeout(30)
+    def test_other_lessons_notebook_named(self, preprocessor, read_nb, resources, course):
+        """When release/ holds the lesson whose grade_ids the notebook carries, the note
+        names it."""
+        nb = read_nb("not_this_lesson")
+        other = Path(course.CourseDirectory.root) / "release" / "halving" / "halving.ipynb"
+        other.parent.mkdir(parents=True)
+        notebooks.write(nb, other)
+        nb, _ = preprocessor.preprocess(nb, resources)
+
+        (note,) = notes_of(nb)
+        assert "(its cells are halving's)" in note.text, note.text
+
+    @pytest.mark.timeout(30)
+    def test_an_id_the_lesson_lacks_is_not_called_a_duplicate(
+        self, preprocessor, read_nb, resources
+    ):
+        """In the lesson's own notebook, a cell carrying a grade_id the lesson does not have
+        is said as such; "duplicate-id" stays for copies of the lesson's own cells."""
+        nb = read_nb("correct_answers")
+        nb.cells.append(read_nb("not_this_lesson").cells[-1])
+        foreign = grade_id(nb.cells[-1])
+        assert foreign and foreign not in grade_ids(read_nb("release")), foreign
+        nb, _ = preprocessor.preprocess(nb, resources)
+
+        assert notes_of_kind(nb, "duplicate-id") == [], notes_of(nb)
+        (note,) = notes_of_kind(nb, "foreign-id")
+        assert repr(foreign) in note.text and "does not have" in note.text, note.text
 
     @pytest.mark.timeout(30)
     def test_other_lessons_notebook_gets_this_lessons_tests(self, preprocessor, read_nb, resources):
@@ -130,5 +169,5 @@ class TestMatchCellsToRelease:
 
         assert "halve" not in grade_ids(nb) and "halve_works" not in grade_ids(nb)
         assert grade_ids(nb) == ["setup", "double_works", "quiz_double_answer"]
-        assert len(notes_of_kind(nb, "duplicate-id")) == 2
+        assert [n.kind for n in notes_of(nb)] == ["wrong-notebook"]
         CheckCellMetadata().preprocess(nb, {})
