@@ -40,7 +40,7 @@ from learner_checks import (
 )
 from nbgrader_harness import filled_release
 
-from classroom import setup_cell
+from classroom import setup_cell, wheel
 
 ROOT = Path(__file__).resolve().parents[2]
 RELEASED = sorted(p.parent.name for p in ROOT.glob("release/*/*.ipynb") if p.stem == p.parent.name)
@@ -304,37 +304,25 @@ def _site_packages(python: Path) -> list[str]:
     return list(dict.fromkeys(json.loads(out.stdout)))
 
 
-def _build_wheel(tmp: Path) -> Path:
-    """A wheel of the course package as it is in this checkout, built offline."""
-    source = tmp / "source"
-    source.mkdir()
+def _published_repository(tmp: Path) -> setup_cell.CourseAddress:
+    """A local git repository standing in for the published course: the course package
+    (pyproject.toml, README.md, course/) committed on branch main; its file:// address."""
+    repo = tmp / "published"
+    repo.mkdir()
     for name in ("pyproject.toml", "README.md"):
-        shutil.copyfile(ROOT / name, source / name)
-    shutil.copytree(
-        ROOT / "course", source / "course", ignore=shutil.ignore_patterns("__pycache__")
-    )
-    env = kernel_env(PIP_NO_INDEX="1", PIP_FIND_LINKS=str(WHEELHOUSE))
-    result = subprocess.run(
-        [str(COLAB_PYTHON), "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation"]
-        + ["--wheel-dir", str(tmp / "wheels"), str(source)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    (wheel,) = (tmp / "wheels").glob("*.whl")
-    return wheel
+        shutil.copyfile(ROOT / name, repo / name)
+    shutil.copytree(ROOT / "course", repo / "course", ignore=shutil.ignore_patterns("__pycache__"))
+    identity = ["-c", "user.name=course", "-c", "user.email=course@example.org"]
+    for command in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "c"]):
+        subprocess.run(["git", *identity, *command], cwd=repo, check=True, capture_output=True)
+    return setup_cell.CourseAddress(repo.as_uri(), "main")
 
 
-@pytest.fixture(scope="module")
-def colab(tmp_path_factory):
-    """A fresh Colab-like environment: its python, its own site-packages, a kernel spec
-    manager that starts it, the course wheel and the kernel's environment."""
+def _fresh_colab(tmp: Path) -> dict:
+    """A fresh Colab-like environment in tmp: its python, its own site-packages, a kernel spec
+    manager that starts it, and the kernel's environment (offline, pip on the wheelhouse)."""
     if not (COLAB_VENV / ".installed").is_file() or not WHEELHOUSE.is_dir():
         pytest.fail(MISSING)
-    tmp = tmp_path_factory.mktemp("colab")
-    wheel = _build_wheel(tmp)
     venv = tmp / "venv"
     subprocess.run([str(COLAB_PYTHON), "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
@@ -364,10 +352,27 @@ def colab(tmp_path_factory):
         "python": python,
         "site": Path(own[0]),
         "kernels": KernelSpecManager(kernel_dirs=[str(spec.parent)]),
-        "wheel": wheel,
         "env": env,
         "tmp": tmp,
     }
+
+
+@pytest.fixture(scope="module")
+def colab(tmp_path_factory):
+    """A fresh Colab-like environment and the course wheel, built as `make build` builds the
+    one in release/ (classroom/wheel.py) from this checkout."""
+    tmp = tmp_path_factory.mktemp("colab")
+    found = _fresh_colab(tmp)
+    found["wheel"] = wheel.build_wheel(tmp / "wheels")
+    return found
+
+
+def _run_in_colab(colab: dict, lesson: str, nb: nbformat.NotebookNode, workdir: Path):
+    """Run nb, the WIDGET_PROBE appended, in colab's kernel with workdir as its folder."""
+    nb.cells.append(nbformat.v4.new_code_cell(WIDGET_PROBE))
+    km = KernelManager(kernel_name="colab-like", kernel_spec_manager=colab["kernels"])
+    execute(nb, workdir, colab["env"], km=km, timeout=240)
+    return lesson, nb
 
 
 @pytest.mark.timeout(120)
@@ -395,23 +400,18 @@ def test_environment_has_colabs_versions_and_lacks_the_course(colab):
 def colab_run(request, colab):
     """(lesson, notebook run in the Colab-like kernel with WIDGET_PROBE appended)."""
     lesson = request.param
-    nb = filled_release(lesson)
-    index = setup_cell.setup_cell_index(nb)
-    nb.cells[index].source = setup_cell.with_course_package(
-        nb.cells[index].source, str(colab["wheel"])
-    )
-    nb.cells.append(nbformat.v4.new_code_cell(WIDGET_PROBE))
-    km = KernelManager(kernel_name="colab-like", kernel_spec_manager=colab["kernels"])
     workdir = colab["tmp"] / f"work-{lesson}"
     workdir.mkdir()
-    execute(nb, workdir, colab["env"], km=km, timeout=240)
-    return lesson, nb
+    # The learner uploaded the notebook and the course wheel to Colab: both in its folder.
+    shutil.copyfile(colab["wheel"], workdir / colab["wheel"].name)
+    return _run_in_colab(colab, lesson, filled_release(lesson), workdir)
 
 
 @pytest.mark.timeout(600)
 def test_lesson_runs_in_colab_like_environment(colab_run, colab):
     """No error or warning; the first cell prints one short line, and installed the course
-    from the wheel into the fresh environment without touching ipywidgets."""
+    from the wheel beside the notebook into the fresh environment without touching
+    ipywidgets."""
     lesson, nb = colab_run
     assert_runs_cleanly(lesson, nb, "in the Colab-like environment")
     report = probe_report(nb)
@@ -436,3 +436,26 @@ def test_videos_stay_small_in_colab_like_environment(colab_run):
     """Every embedded clip is smaller than 1 MB."""
     lesson, nb = colab_run
     assert_clips_small(lesson, embedded_videos(nb))
+
+
+ADDRESS_LESSON = "02-time-integration"
+
+
+@pytest.mark.timeout(600)
+def test_lesson_installs_the_course_from_the_configured_address(tmp_path):
+    """With no wheel beside the notebook, the set-up cell installs the course with `pip install
+    git+ADDRESS` from the address the build stamped in (here a local git repository standing
+    in for the published one), offline, and the lesson runs to the end."""
+    colab = _fresh_colab(tmp_path)
+    address = _published_repository(tmp_path)
+    nb = setup_cell.stamp_notebook(filled_release(ADDRESS_LESSON), ADDRESS_LESSON, address=address)
+    assert address.repository in nb.cells[setup_cell.setup_cell_index(nb)].source
+    workdir = tmp_path / "work"
+    workdir.mkdir()
+    lesson, nb = _run_in_colab(colab, ADDRESS_LESSON, nb, workdir)
+    assert_runs_cleanly(lesson, nb, "installing from the configured address")
+    report = probe_report(nb)
+    assert report["ipywidgets"] == "7.7.1", report
+    assert Path(report["course"]).is_relative_to(colab["site"]), report["course"]
+    (record,) = colab["site"].glob("mujoco_physics_course-*.dist-info/direct_url.json")
+    assert json.loads(record.read_text())["url"] == address.repository
