@@ -5,12 +5,14 @@ Python that installs only what is missing, never ipywidgets, and nothing outside
 grading. Then `make test` has built .venv-colab once: Python 3.12, numpy 2, matplotlib 3.10,
 ipywidgets 7.7.1 with widgetsnbextension 3.6 (what Colab has), plus a wheelhouse of what the
 first cell installs. Each test session makes a fresh, empty virtual environment on top of it
-(a .pth file adds .venv-colab's packages, as Colab's preinstalled ones), builds a wheel of the
-course package, and runs every released lesson with its solution answers in a kernel there that
-looks like Colab's (google.colab imported) and has no network. The first cell must install
-mujoco, mediapy and the course (from that wheel instead of the repository, from the wheelhouse
-instead of PyPI), print one line, and leave ipywidgets at 7.7.1; every quiz widget must record a
-click and show its feedback under ipywidgets 7.
+(a .pth file adds .venv-colab's packages, as Colab's preinstalled ones), builds the course
+wheel as `make build` does, and runs every released lesson with its solution answers in a
+kernel there that looks like Colab's (google.colab imported) and has no network, the wheel
+beside the notebook as a learner who uploaded both has it. The first cell must install mujoco,
+mediapy (from the wheelhouse instead of PyPI) and the course from that wheel, print one line,
+and leave ipywidgets at 7.7.1; every quiz widget must record a click and show its feedback
+under ipywidgets 7. One lesson also runs with no wheel and the course address pointing at a
+local git repository standing in for the published one: the cell installs from there.
 """
 
 import json
