@@ -467,6 +467,23 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def _normalise(lessons: list[str], root: Path) -> bool:
+    """Normalise and stamp the lessons' source notebooks and the README's badges, saying what
+    changed; False (after one line) when a notebook has no cell to stamp."""
+    for lesson in lessons:
+        path = lesson_notebook(lesson, root=root)
+        try:
+            changed = normalise_source(path)
+        except setup_cell.SetupCellError as exc:
+            print(f"{_display(path, root)}: {exc}", file=sys.stderr)
+            return False
+        if changed:
+            print(f"normalised {_display(path, root)}")
+    if (root / "pyproject.toml").is_file() and normalise_readme(root):
+        print("stamped README.md's Colab badges")
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parse(argv)
     root = args.root.resolve()
@@ -484,18 +501,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     start = time.perf_counter()
 
-    if args.normalise_source:
-        for lesson in lessons:
-            path = lesson_notebook(lesson, root=root)
-            try:
-                changed = normalise_source(path)
-            except setup_cell.SetupCellError as exc:
-                print(f"{_display(path, root)}: {exc}", file=sys.stderr)
-                return 1
-            if changed:
-                print(f"normalised {_display(path, root)}")
-        if (root / "pyproject.toml").is_file() and normalise_readme(root):
-            print("stamped README.md's Colab badges")
+    if args.normalise_source and not _normalise(lessons, root):
+        return 1
 
     source = [p for lesson in lessons for p in source_problems(lesson_notebook(lesson, root=root))]
 
