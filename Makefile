@@ -23,7 +23,8 @@ $(STAMP): pyproject.toml
 # A Colab-like environment for grader_tests/test_colab_like.py, built once: Colab's versions
 # that matter (Python 3.12, numpy 2, matplotlib 3.10, ipywidgets 7.7.1 with widgetsnbextension
 # 3.6), and a wheelhouse of what the lessons' first cell installs in Colab, so that the test
-# runs that install step offline. Python: pyenv's 3.12 if there is one, else python3.12 or
+# runs that install step offline (setuptools too: pip builds the course package from a git
+# address in an isolated build environment, which Colab fills from PyPI). Python: pyenv's 3.12 if there is one, else python3.12 or
 # python3.13 on PATH, else $(PYTHON); override with `make COLAB_PYTHON=...`.
 COLAB_VENV := .venv-colab
 COLAB_STAMP := $(COLAB_VENV)/.installed
@@ -42,6 +43,8 @@ $(COLAB_STAMP): $(STAMP) pyproject.toml classroom/setup_cell.py Makefile
 	$(BIN)/python -m classroom.setup_cell --colab-requirements > $(COLAB_VENV)/cell.txt
 	$(COLAB_VENV)/bin/python -m pip download --quiet --dest $(COLAB_VENV)/wheelhouse \
 		--constraint $(COLAB_VENV)/preinstalled.txt --requirement $(COLAB_VENV)/cell.txt
+	$(COLAB_VENV)/bin/python -m pip download --quiet --dest $(COLAB_VENV)/wheelhouse --no-deps \
+		'setuptools>=68'
 	touch $(COLAB_STAMP)
 
 ## lab: set up and open the lessons in JupyterLab (learners)
@@ -60,8 +63,10 @@ test: $(STAMP) $(COLAB_STAMP)
 	$(BIN)/python -m pytest
 
 ## build: regenerate release/ and the self-study solutions from source/ with nbgrader
+# First it stamps every lesson's set-up cell and Colab badge (and the README's badges) for
+# the course address in pyproject.toml; it also writes the course wheel into release/.
 build: $(STAMP)
-	$(BIN)/python -m classroom.build
+	$(BIN)/python -m classroom.build --normalise-source
 
 ## grade: grade the bundled demo class into .grading/demo/ (the course's own records untouched)
 grade: $(STAMP)

@@ -4,7 +4,8 @@
     python -m classroom.build 01-world-as-text     # rebuild one lesson
     python -m classroom.build --check              # compare with what is committed
     python -m classroom.build --normalise-source   # strip outputs and metadata in source/,
-                                                          # stamp the set-up cell and Colab badge
+                                                   # stamp the set-up cell and Colab badge
+                                                   # (and the README's), then build
 
 For each lesson nbgrader's own converters run in this process (GenerateAssignment, then
 GenerateSolution with the preprocessors chosen in nbgrader_config.py) inside a throw-away copy
@@ -15,8 +16,10 @@ unchanged source gives the same bytes, and copied with any other files of the le
 release/<lesson>/ and solution/<lesson>/.
 
 `--normalise-source` also stamps each source notebook's set-up cell and "Open in Colab" badge
-from classroom/setup_cell.py, and `source_problems` (so `--check` and the tests) reports a
-notebook whose set-up cell or badge is stale.
+from classroom/setup_cell.py (for the course address set in pyproject.toml), and the README's
+table of badges; `source_problems` and `readme_problems` (so `--check` and the tests) report
+a stale one. Every build also writes the course wheel, release/<wheel>, for Colab learners who
+upload a notebook (classroom/wheel.py).
 
 `--check` builds into a temporary folder, compares file by file with the committed release/
 and solution/, and also fails when a release file carries a solution or hidden-test marker or a
@@ -38,7 +41,7 @@ from pathlib import Path
 
 import nbformat
 
-from classroom import notebooks, setup_cell
+from classroom import notebooks, setup_cell, wheel
 from classroom.notebooks import (
     CELL_METADATA_KEYS,
     JUPYTER_CELL_KEYS,
@@ -162,6 +165,40 @@ def normalise_source(path: Path | str) -> bool:
         return False
     path.write_bytes(after)
     return True
+
+
+def readme_problems(root: Path | str = REPO_ROOT) -> list[str]:
+    """The README's lesson rows whose Colab badge is not the current one (one line)."""
+    path = Path(root) / "README.md"
+    if not path.is_file():
+        return []
+    text = path.read_text(encoding="utf-8")
+    if setup_cell.stamped_readme(text, discover_lessons(root), root) == text:
+        return []
+    return ["README.md: the lesson table's Colab badges are stale"]
+
+
+def normalise_readme(root: Path | str = REPO_ROOT) -> bool:
+    """Stamp the README's lesson table with the current Colab badges; True when it changed."""
+    path = Path(root) / "README.md"
+    if not path.is_file():
+        return False
+    text = path.read_text(encoding="utf-8")
+    stamped = setup_cell.stamped_readme(text, discover_lessons(root), root)
+    if stamped == text:
+        return False
+    path.write_text(stamped, encoding="utf-8")
+    return True
+
+
+def write_wheel(root: Path | str = REPO_ROOT) -> Path:
+    """Write the course wheel into release/, removing course wheels of other versions."""
+    root = Path(root)
+    current = wheel.wheel_path(root)
+    for other in (root / "release").glob(setup_cell.wheel_glob(root)):
+        if other != current:
+            other.unlink()
+    return wheel.build_wheel(current.parent, root)
 
 
 # --------------------------------------------------------------------------------------------
@@ -380,6 +417,9 @@ def check(lessons: list[str] | None = None, *, root: Path | str = REPO_ROOT) -> 
     problems.extend(leak_problems(lessons, root=root))
     if every_lesson:
         problems.extend(orphan_problems(root=root))
+        if (root / "pyproject.toml").is_file():  # a course package, which has a wheel
+            problems.extend(wheel.wheel_problems(root))
+            problems.extend(readme_problems(root))
     return problems
 
 
@@ -427,6 +467,23 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def _normalise(lessons: list[str], root: Path) -> bool:
+    """Normalise and stamp the lessons' source notebooks and the README's badges, saying what
+    changed; False (after one line) when a notebook has no cell to stamp."""
+    for lesson in lessons:
+        path = lesson_notebook(lesson, root=root)
+        try:
+            changed = normalise_source(path)
+        except setup_cell.SetupCellError as exc:
+            print(f"{_display(path, root)}: {exc}", file=sys.stderr)
+            return False
+        if changed:
+            print(f"normalised {_display(path, root)}")
+    if (root / "pyproject.toml").is_file() and normalise_readme(root):
+        print("stamped README.md's Colab badges")
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parse(argv)
     root = args.root.resolve()
@@ -444,16 +501,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     start = time.perf_counter()
 
-    if args.normalise_source:
-        for lesson in lessons:
-            path = lesson_notebook(lesson, root=root)
-            try:
-                changed = normalise_source(path)
-            except setup_cell.SetupCellError as exc:
-                print(f"{_display(path, root)}: {exc}", file=sys.stderr)
-                return 1
-            if changed:
-                print(f"normalised {_display(path, root)}")
+    if args.normalise_source and not _normalise(lessons, root):
+        return 1
 
     source = [p for lesson in lessons for p in source_problems(lesson_notebook(lesson, root=root))]
 
@@ -474,7 +523,9 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         written = build(lessons, root=root)
-    except BuildError as exc:
+        if (root / "pyproject.toml").is_file():  # a course package: its wheel too
+            written[f"release/{setup_cell.wheel_name(root)}"] = write_wheel(root)
+    except (BuildError, wheel.WheelError) as exc:
         print(exc, file=sys.stderr)
         return 1
     for name in sorted(written):

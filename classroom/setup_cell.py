@@ -7,12 +7,15 @@ differs from what this module makes, so a change here reaches every lesson or fa
 The set-up cell has two parts:
 
 - the course's part, written here: in Google Colab it installs what Colab lacks (MuJoCo,
-  mediapy, an ffmpeg binary, the Menagerie loader and the course package from
-  COURSE_REPOSITORY), keeping Colab's own ipywidgets, widgetsnbextension, numpy and
-  matplotlib exactly as they are (a pip constraints file pins them, and the course package is
-  installed with --no-deps); it does nothing on a learner's own machine or while nbgrader
-  grades (NBGRADER_EXECUTION is set). It ends with `import course`, which sets MUJOCO_GL=egl
-  on Linux without a display before anything imports mujoco.
+  mediapy, an ffmpeg binary, the Menagerie loader and the course package), keeping Colab's
+  own ipywidgets, widgetsnbextension, numpy and matplotlib exactly as they are (a pip
+  constraints file pins them, and the course package is installed with --no-deps); it does
+  nothing on a learner's own machine or while nbgrader grades (NBGRADER_EXECUTION is set).
+  The course package comes from, in order: the course wheel beside the notebook (the build
+  writes it into release/; a learner who uploads a notebook to Colab uploads it too), then
+  the course's published address (`pip install git+ADDRESS`); with neither, the cell stops
+  with one line saying what to do. It ends with `import course`, which sets MUJOCO_GL=egl on
+  Linux without a display before anything imports mujoco.
 - the lesson's part: everything after that `import course` line (the lesson's imports and
   the one line it prints), kept as the lesson's author wrote it.
 
@@ -30,17 +33,16 @@ import copy
 import re
 import sys
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
 
-# The public home of the course. A placeholder until the repository is published: the organisation
-# and name are this project's choice, not an existing address. Change it here only, then run
-# `python -m classroom.build --normalise-source && python -m classroom.build`.
-COURSE_REPOSITORY = "https://github.com/mujoco-physics-course/mujoco-physics-course"
-COURSE_BRANCH = "main"
-
 REPO_ROOT = Path(__file__).resolve().parents[1]
+
+# The course's published address is a setting, read from pyproject.toml (see CourseAddress).
+ADDRESS_TABLE = "mujoco-course"
+GITHUB = "https://github.com/"
 
 # Colab ships these; the cell never installs or upgrades them (ipywidgets 8 breaks Colab's
 # widgets, and a new numpy or matplotlib would need a runtime restart, a second click).
@@ -48,6 +50,20 @@ COLAB_KEEPS = ("ipywidgets", "widgetsnbextension", "numpy", "matplotlib")
 
 COLAB_BADGE_IMAGE = "https://colab.research.google.com/assets/colab-badge.svg"
 BADGE_ALT = "Open In Colab"
+# A notebook's badge is a text link, not the badge image: offline, JupyterLab shows an image it
+# cannot fetch as a broken-image icon, while a link reads the same everywhere. Only the README,
+# read on the web, shows the image. Unpublished, the line says how to take a lesson to Colab.
+BADGE_LINK_TEXT = "Open in Colab"
+UNPUBLISHED_BADGE = (
+    "*To run this lesson in Google Colab, upload it together with the course wheel "
+    "`{wheel}` (in release/), then run the set-up cell.*"
+)
+# First lines the stamp replaces: every badge form this module has written.
+BADGE_PREFIXES = (
+    f"[![{BADGE_ALT}]",
+    f"[{BADGE_LINK_TEXT}](",
+    "*To run this lesson in Google Colab",
+)
 
 # Where the course's part of the set-up cell starts and ends.
 SETUP_TITLE = "# @title Set-up: run this cell first"
@@ -67,6 +83,7 @@ import sys
 
 
 def _install_course_in_colab():
+    import glob
     import importlib
     import subprocess
     import tempfile
@@ -81,8 +98,17 @@ def _install_course_in_colab():
     needed = {{
 {needed}
     }}
+    # The course package: the wheel beside the notebook (or one folder up, as in release/),
+    # else the course's published git address, else nothing to install it from.
     repository = "{repository}"
-    course_package = f"{distribution} @ git+{{repository}}@{branch}"
+    pattern = "{wheel_glob}"
+    wheels = sorted(glob.glob(pattern)) or sorted(glob.glob("../" + pattern))
+    if wheels:
+        course_package = wheels[-1]
+    elif repository:
+        course_package = f"{distribution} @ git+{{repository}}@{branch}"
+    else:
+        course_package = None
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as keep:
         for name in ({keeps}):
             if installed(name):
@@ -92,6 +118,11 @@ def _install_course_in_colab():
     if missing:
         steps.append(["--constraint", keep.name, *missing])
     if not installed("{distribution}"):
+        if course_package is None:
+            raise RuntimeError(
+                f"The course package is missing: upload the course wheel {{pattern}} (in the "
+                "course's release/ folder) beside this notebook, then run this cell again."
+            )
         steps.append(["--no-deps", course_package])
     for args in steps:
         pip = [sys.executable, "-m", "pip", "install", "--quiet", *args]
@@ -145,38 +176,84 @@ def colab_requirements(root: Path | str = REPO_ROOT) -> dict[str, str]:
     return requirements
 
 
-def course_pip_spec(root: Path | str = REPO_ROOT) -> str:
-    """What the cell gives pip for the course package: a direct reference to the repository."""
-    return f"{course_distribution(root)} @ git+{COURSE_REPOSITORY}@{COURSE_BRANCH}"
+def course_version(root: Path | str = REPO_ROOT) -> str:
+    """The course package's version, from pyproject.toml."""
+    return _pyproject(root)["version"]
 
 
-_COURSE_PACKAGE_LINE = re.compile(r"^(    course_package = ).*$", re.MULTILINE)
+def wheel_name(root: Path | str = REPO_ROOT) -> str:
+    """The file name of the course wheel the build writes into release/ (the wheel naming
+    rule: distribution with underscores, version, pure Python 3)."""
+    distribution = re.sub(r"[-_.]+", "_", course_distribution(root))
+    return f"{distribution}-{course_version(root)}-py3-none-any.whl"
 
 
-def with_course_package(source: str, spec: str) -> str:
-    """The set-up cell's source installing the course package from `spec` (a wheel's path,
-    say) instead of the repository; the tests use it to run the install step offline.
-    Raises SetupCellError unless the cell names the course package exactly once."""
-    new, count = _COURSE_PACKAGE_LINE.subn(lambda m: m.group(1) + repr(str(spec)), source)
-    if count != 1:
-        raise SetupCellError(f"the set-up cell names the course package {count} times, not once")
-    return new
+def wheel_glob(root: Path | str = REPO_ROOT) -> str:
+    """The pattern the set-up cell finds a course wheel by, whatever its version."""
+    return re.sub(r"-[^-]+-py3-none-any\.whl$", "-*-py3-none-any.whl", wheel_name(root))
+
+
+@dataclass(frozen=True)
+class CourseAddress:
+    """Where the course is published: a git repository pip can install from (`pip install
+    git+{repository}@{branch}`), e.g. "https://github.com/ORG/NAME"; "" when unpublished.
+
+    It is one setting, `[tool.mujoco-course]` in pyproject.toml, beside the package it
+    publishes: the build stamps it into every lesson's set-up cell and badge and the README.
+    """
+
+    repository: str = ""
+    branch: str = "main"
+
+    @property
+    def github_path(self) -> str | None:
+        """ "ORG/NAME" for a repository on GitHub (the only kind Colab opens), else None."""
+        if not self.repository.startswith(GITHUB):
+            return None
+        return self.repository.removeprefix(GITHUB).removesuffix(".git").strip("/") or None
+
+    def pip_spec(self, distribution: str) -> str | None:
+        """The direct reference pip installs the course from; None when unpublished."""
+        if not self.repository:
+            return None
+        return f"{distribution} @ git+{self.repository}@{self.branch}"
+
+
+def course_address(root: Path | str = REPO_ROOT) -> CourseAddress:
+    """The course's published address, from pyproject.toml's [tool.mujoco-course]."""
+    text = (Path(root) / "pyproject.toml").read_text(encoding="utf-8")
+    table = tomllib.loads(text).get("tool", {}).get(ADDRESS_TABLE, {})
+    return CourseAddress(
+        repository=str(table.get("repository", "")).strip().rstrip("/"),
+        branch=str(table.get("branch", "main")).strip() or "main",
+    )
+
+
+def course_pip_spec(root: Path | str = REPO_ROOT, address: CourseAddress | None = None):
+    """What the cell gives pip for the course package when no wheel is beside the notebook:
+    a direct reference to the published repository; None when unpublished."""
+    address = course_address(root) if address is None else address
+    return address.pip_spec(course_distribution(root))
 
 
 # --------------------------------------------------------------------------------------------
 # The cell and the badge
 
 
-def setup_block(root: Path | str = REPO_ROOT) -> str:
-    """The course's part of the set-up cell, ending with the `import course` line."""
+def setup_block(root: Path | str = REPO_ROOT, address: CourseAddress | None = None) -> str:
+    """The course's part of the set-up cell, ending with the `import course` line.
+
+    `address` defaults to the configured one (pyproject.toml); the tests pass another."""
+    address = course_address(root) if address is None else address
     needed = "\n".join(
         f'        "{name}": "{spec}",' for name, spec in colab_requirements(root).items()
     )
     return SETUP_TEMPLATE.format(
         title=SETUP_TITLE,
         needed=needed,
-        repository=COURSE_REPOSITORY,
-        branch=COURSE_BRANCH,
+        repository=address.repository,
+        branch=address.branch,
+        wheel_glob=wheel_glob(root),
         keeps=", ".join(f'"{name}"' for name in COLAB_KEEPS),
         distribution=course_distribution(root),
     )
@@ -195,37 +272,49 @@ def lesson_part(source: str) -> str:
     return "\n".join(lines).rstrip("\n")
 
 
-def stamped_setup_source(source: str, root: Path | str = REPO_ROOT) -> str:
+def stamped_setup_source(
+    source: str, root: Path | str = REPO_ROOT, address: CourseAddress | None = None
+) -> str:
     """A set-up cell's source with the course's part replaced by the current one."""
     rest = lesson_part(source)
-    block = setup_block(root).rstrip("\n")
+    block = setup_block(root, address).rstrip("\n")
     return f"{block}\n\n{rest}" if rest else block
 
 
-def colab_url(lesson: str) -> str:
-    """Where Colab opens the lesson's release notebook straight from the repository."""
-    repository = COURSE_REPOSITORY.removeprefix("https://github.com/")
+def colab_url(lesson: str, address: CourseAddress) -> str | None:
+    """Where Colab opens the lesson's release notebook straight from the published repository;
+    None unless the course is published on GitHub (Colab opens notebooks from GitHub only)."""
+    if address.github_path is None:
+        return None
     return (
-        f"https://colab.research.google.com/github/{repository}/blob/{COURSE_BRANCH}"
+        f"https://colab.research.google.com/github/{address.github_path}/blob/{address.branch}"
         f"/release/{lesson}/{lesson}.ipynb"
     )
 
 
-def colab_badge(lesson: str) -> str:
-    """The Markdown "Open in Colab" badge of a lesson."""
-    return f"[![{BADGE_ALT}]({COLAB_BADGE_IMAGE})]({colab_url(lesson)})"
+def colab_badge(
+    lesson: str, root: Path | str = REPO_ROOT, address: CourseAddress | None = None
+) -> str:
+    """The lesson notebook's one-line badge: a text link opening it in Colab, or, unpublished,
+    a line saying to upload it with the course wheel. Text, so it reads well offline."""
+    url = colab_url(lesson, course_address(root) if address is None else address)
+    if url is None:
+        return UNPUBLISHED_BADGE.format(wheel=wheel_name(root))
+    return f"[{BADGE_LINK_TEXT}]({url})"
 
 
 def _is_badge(line: str) -> bool:
-    return line.startswith(f"[![{BADGE_ALT}]")
+    return line.startswith(BADGE_PREFIXES)
 
 
-def stamped_markdown_source(source: str, lesson: str) -> str:
+def stamped_markdown_source(
+    source: str, lesson: str, root: Path | str = REPO_ROOT, address: CourseAddress | None = None
+) -> str:
     """The first markdown cell's source opening with the lesson's badge, then a blank line."""
     lines = source.split("\n")
     while lines and (_is_badge(lines[0]) or not lines[0].strip()):
         lines.pop(0)
-    return "\n".join([colab_badge(lesson), "", *lines]).rstrip("\n")
+    return "\n".join([colab_badge(lesson, root, address), "", *lines]).rstrip("\n")
 
 
 def setup_cell_index(nb: nbformat.NotebookNode) -> int:
@@ -248,15 +337,19 @@ def _first_markdown_index(nb: nbformat.NotebookNode) -> int:
 
 
 def stamp_notebook(
-    nb: nbformat.NotebookNode, lesson: str, root: Path | str = REPO_ROOT
+    nb: nbformat.NotebookNode,
+    lesson: str,
+    root: Path | str = REPO_ROOT,
+    address: CourseAddress | None = None,
 ) -> nbformat.NotebookNode:
-    """A copy of nb with the current set-up cell and the lesson's Colab badge."""
+    """A copy of nb with the current set-up cell and the lesson's Colab badge, for `address`
+    (default: the configured one)."""
     nb = copy.deepcopy(nb)
     setup = nb.cells[setup_cell_index(nb)]
-    setup.source = stamped_setup_source(setup.source, root)
+    setup.source = stamped_setup_source(setup.source, root, address)
     setup.metadata.update(SETUP_METADATA)
     first = nb.cells[_first_markdown_index(nb)]
-    first.source = stamped_markdown_source(first.source, lesson)
+    first.source = stamped_markdown_source(first.source, lesson, root, address)
     return nb
 
 
@@ -288,11 +381,32 @@ def stamp_problems(
 # README
 
 
-def readme_badges(lessons: list[str]) -> str:
+def readme_badge(lesson: str, root: Path | str = REPO_ROOT) -> str:
+    """The README's "open in Colab" cell of a lesson: Colab's badge image (the README is read
+    on the web) linking to the lesson; unpublished, a pointer to the upload route."""
+    url = colab_url(lesson, course_address(root))
+    if url is None:
+        return "upload it with the wheel (see Colab above)"
+    return f"[![{BADGE_ALT}]({COLAB_BADGE_IMAGE})]({url})"
+
+
+def readme_badges(lessons: list[str], root: Path | str = REPO_ROOT) -> str:
     """A Markdown table of the lessons with their Colab badges, for the README."""
     rows = ["| lesson | open in Colab |", "| --- | --- |"]
-    rows += [f"| `{lesson}` | {colab_badge(lesson)} |" for lesson in lessons]
+    rows += [f"| `{lesson}` | {readme_badge(lesson, root)} |" for lesson in lessons]
     return "\n".join(rows)
+
+
+def stamped_readme(text: str, lessons: list[str], root: Path | str = REPO_ROOT) -> str:
+    """The README with the last cell of each lesson's table row ("| `<lesson>` | ... |")
+    replaced by the lesson's current `readme_badge`; other lines unchanged."""
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        for lesson in lessons:
+            if line.startswith(f"| `{lesson}` |") and line.rstrip().endswith("|"):
+                head = line.rstrip()[:-1].rsplit("|", 1)[0]
+                lines[index] = f"{head}| {readme_badge(lesson, root)} |"
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:

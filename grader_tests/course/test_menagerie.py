@@ -5,6 +5,9 @@ server is either the real one (on an offline machine) or a host under ".invalid"
 domain reserved never to resolve, so the package's own download code fails for real.
 """
 
+import contextlib
+import io
+import re
 import socket
 import time
 import urllib.request
@@ -13,14 +16,16 @@ import mujoco_menagerie
 import pytest
 
 import course.menagerie as menagerie
+from classroom import notebooks
 
 # mujoco is imported inside the tests, after `course` (imported above) has chosen MUJOCO_GL:
 # mujoco reads it once, and other tests in this session may render.
 
 ROBOT = "robotstudio_so101"
 OFFLINE_LINE = (
-    f"Menagerie model '{ROBOT}' is not available offline: this cell needs internet access once "
-    "(or MENAGERIE_ROOT pointing at a checkout). Nothing graded depends on it.\n"
+    f"Menagerie model '{ROBOT}' is not available offline: the mujoco-menagerie package "
+    "downloads each model on first use, so this cell needs internet access once (or "
+    "MENAGERIE_ROOT pointing at a checkout). Nothing graded depends on it.\n"
 )
 UNREACHABLE = "https://menagerie-assets.invalid/assets"
 
@@ -218,3 +223,106 @@ def test_summary_names_an_unnamed_explicit_body_by_id():
     </mujoco>
     """
     assert menagerie.model_summary(xml)["explicit_inertial"] == ["body 2"]
+
+
+# A stand-in for the SO-101 (the real files are a 4 MB download this test cannot make): a
+# two-link arm on a base, its bodies stating <inertial>, coloured so a render shows it.
+STAND_IN = """
+<mujoco model="so101 stand-in">
+  <worldbody>
+    <light pos="0 0 2"/>
+    <geom type="plane" size="1 1 0.01" rgba="0.2 0.2 0.2 1"/>
+    <body name="base" pos="0 0 0.05">
+      <inertial pos="0 0 0" mass="0.5" diaginertia="0.001 0.001 0.001"/>
+      <geom type="cylinder" size="0.05 0.05" rgba="1 0.5 0 1"/>
+      <body name="upper_arm" pos="0 0 0.05">
+        <joint name="shoulder" axis="0 1 0"/>
+        <inertial pos="0 0 0.1" mass="0.2" diaginertia="0.001 0.001 0.0001"/>
+        <geom type="capsule" fromto="0 0 0 0 0 0.2" size="0.02" rgba="1 0.5 0 1"/>
+        <body name="forearm" pos="0 0 0.2">
+          <joint name="elbow" axis="0 1 0"/>
+          <geom type="capsule" fromto="0 0 0 0.15 0 0" size="0.015" rgba="1 0.5 0 1"/>
+        </body>
+      </body>
+    </body>
+  </worldbody>
+  <actuator><position joint="shoulder" kp="10"/><position joint="elbow" kp="5"/></actuator>
+</mujoco>
+"""
+
+
+def _publish_earlier_copy(cache_dir, robot, oid: str = "0123456789abcdef"):
+    """Lay out a copy of `robot` as mujoco_menagerie publishes one in its cache, under another
+    version's oid: <cache>/models/<name>-<oid>/ with its entry files and the marker last."""
+    folder = cache_dir / "models" / f"{robot.name}-{oid}"
+    folder.mkdir(parents=True)
+    for entry in robot.entry_points:
+        (folder / entry.file).write_text(STAND_IN)
+    (folder / menagerie._PUBLISHED).write_text("{}")
+    return folder
+
+
+def test_course_reads_the_cache_as_the_package_writes_it(tmp_path):
+    """The folder name and completion marker _earlier_copy looks for are the package's own."""
+    robot = mujoco_menagerie.get(ROBOT)
+    path = mujoco_menagerie.Cache(dir=tmp_path).model_path(robot)
+    assert path.parent == tmp_path / "models"
+    assert re.fullmatch(rf"{ROBOT}-[0-9a-f]{{16}}", path.name)
+    assert mujoco_menagerie._cache.SENTINEL == menagerie._PUBLISHED
+
+
+def test_half_written_copy_is_not_taken(empty_cache, monkeypatch, capsys):
+    """A copy without the package's completion marker is ignored: offline line, None."""
+    folder = _publish_earlier_copy(empty_cache, mujoco_menagerie.get(ROBOT))
+    (folder / menagerie._PUBLISHED).unlink()
+    monkeypatch.setenv("MENAGERIE_BASE_URL", UNREACHABLE)
+    assert menagerie.load_model(ROBOT) is None
+    assert capsys.readouterr().out == OFFLINE_LINE
+
+
+def _menagerie_cell() -> str:
+    """The source of lesson 01's code cell that loads the SO-101 from Menagerie."""
+    nb = notebooks.read_lesson("01-world-as-text")
+    (cell,) = [c for c in nb.cells if c.cell_type == "code" and "menagerie.load_" in c.source]
+    return cell.source
+
+
+def test_lesson_01_menagerie_cell_renders_the_robot_offline(empty_cache, monkeypatch):
+    """With the network cut and the robot only where an earlier version of the package put it
+    in its cache, lesson 01's Menagerie cell prints the model's summary (not the offline
+    line), and the model it loads renders: the arm's pixels are there."""
+    import mujoco
+
+    from course import render
+
+    _publish_earlier_copy(empty_cache, mujoco_menagerie.get(ROBOT))
+
+    def no_network(*args, **kwargs):
+        raise OSError("the network is cut in this test")
+
+    monkeypatch.setattr(socket, "create_connection", no_network)
+    monkeypatch.setattr(socket, "getaddrinfo", no_network)
+    monkeypatch.setattr(urllib.request, "urlopen", no_network)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(_menagerie_cell(), {"menagerie": menagerie})
+    printed = out.getvalue()
+    assert "not available offline" not in printed, printed
+    assert re.search(r"^bodies\s+4$", printed, re.MULTILINE), printed
+    assert "['base', 'upper_arm']" in printed, printed  # explicit_inertial
+
+    model = menagerie.load_model(ROBOT)
+    assert isinstance(model, mujoco.MjModel)
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    camera = render.free_camera(lookat=[0, 0, 0.2], distance=0.8)
+
+    def orange_pixels():
+        with render.open_renderer(model, 160, 120) as renderer:
+            renderer.update_scene(data, camera)
+            image = renderer.render().astype(int)
+        return int(((image[..., 0] > 150) & (image[..., 2] < 80)).sum())
+
+    shown = orange_pixels()
+    model.geom_rgba[1:, 3] = 0  # the arm hidden, the floor kept: its pixels must go
+    assert shown > 100 and orange_pixels() == 0, f"{shown} orange pixels with the arm"

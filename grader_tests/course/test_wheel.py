@@ -120,3 +120,48 @@ def test_installed_wheel_imports_every_module_without_nbgrader(wheel, tmp_path):
     assert run.returncode == 0, run.stderr[-3000:]
     count, _, lessons = run.stdout.strip().partition(" ")
     assert int(count) >= 10 and "01-world-as-text" in lessons, run.stdout
+
+
+# --------------------------------------------------------------------------------------------
+# The wheel the build writes into release/ for Colab learners who upload a notebook
+
+
+@pytest.mark.timeout(300)
+def test_release_wheel_is_current_and_holds_only_the_learners_package():
+    """release/<wheel> is the one course wheel there, carries exactly course/ and the
+    requirements of pyproject.toml as they are now (else `make build`), and nothing else."""
+    from classroom import wheel as course_wheel
+
+    assert course_wheel.wheel_problems() == []
+    with zipfile.ZipFile(course_wheel.wheel_path()) as zf:
+        code = [n for n in zf.namelist() if ".dist-info/" not in n]
+    assert all(n.startswith("course/") for n in code), sorted(code)[:10]
+    assert not [n for n in code if n.endswith(".ipynb") or "classroom" in n]
+    assert course_wheel.wheel_path().stat().st_size < 500_000
+
+
+@pytest.mark.timeout(300)
+def test_release_wheel_build_is_reproducible_and_its_check_can_fail(tmp_path):
+    """Two builds give the same bytes; a changed course file makes wheel_problems say so."""
+    import shutil
+
+    from classroom import wheel as course_wheel
+
+    first = course_wheel.build_wheel(tmp_path / "a").read_bytes()
+    assert course_wheel.build_wheel(tmp_path / "b").read_bytes() == first
+    copy = tmp_path / "course-copy"
+    copy.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copyfile(ROOT / name, copy / name)
+    shutil.copytree(ROOT / "course", copy / "course", ignore=shutil.ignore_patterns("__pycache__"))
+    (copy / "release").mkdir()
+    assert course_wheel.wheel_problems(copy) == [
+        f"missing: release/{course_wheel.wheel_path(copy).name} (the course wheel)"
+    ]
+    course_wheel.build_wheel(copy / "release", copy)
+    assert course_wheel.wheel_problems(copy) == []
+    with (copy / "course" / "quiz.py").open("a", encoding="utf-8") as quiz:
+        quiz.write("\nANSWER = 42\n")
+    assert course_wheel.wheel_problems(copy) == [
+        f"differs: release/{course_wheel.wheel_path(copy).name} (course/quiz.py)"
+    ]
