@@ -204,9 +204,36 @@ def _right_moving_left_fixed():
     assert _same_rotation(_euler((a, b, 0), "XYZ"), frames.multiply(qy, qx))
 
 
+def _r_of_q(q) -> np.ndarray:
+    """R(q) of a unit quaternion (w, x, y, z), the lesson's formula written out here."""
+    w, x, y, z = q
+    return np.array([
+        [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+        [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+        [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+    ])  # fmt: skip
+
+
 def _xmat_is_quat2mat_row_by_row():
-    state = bodies.mass_state(bodies.random_mass_case(np.random.default_rng(3)))
-    np.testing.assert_allclose(state.xmat, frames.quat_matrix(state.xquat), atol=1e-12)
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        q = rng.normal(size=4)
+        q /= np.linalg.norm(q)
+        nine = np.zeros(9)
+        mujoco.mju_quat2Mat(nine, q)
+        np.testing.assert_allclose(nine, _r_of_q(q).ravel(), atol=1e-12)  # row by row
+    # every body of a chain (each turned in its parent) and a free body at a random pose
+    xml = """<mujoco><worldbody><body quat=".9 .1 -.3 .2"><geom size=".1"/>
+      <body quat=".2 .7 .1 -.5" pos=".1 0 0"><geom size=".1"/></body></body>
+      <body><freejoint/><geom size=".1"/></body></worldbody></mujoco>"""
+    model = _model(xml)
+    data = mujoco.MjData(model)
+    data.qpos[3:7] = [0.3, -0.6, 0.2, 0.7141428428542851]
+    mujoco.mj_kinematics(model, data)
+    for body in range(1, model.nbody):
+        np.testing.assert_allclose(data.xmat[body], _r_of_q(data.xquat[body]).ravel(), atol=1e-12)
+    state = bodies.mass_state(bodies.random_mass_case(rng))
+    np.testing.assert_allclose(state.xmat, _r_of_q(state.xquat), atol=1e-12)
 
 
 def _columns_are_body_axes():
@@ -373,13 +400,57 @@ def _aligned_spins_in_place():
     assert spin.run_spin(np.array([0, 0, 2 * np.pi]), align=True).com_drift < 1e-12
 
 
+def _point_triangle_distance(p, a, b, c) -> float:
+    """Distance (m) from point p to the triangle abc (closest point on its face or edges)."""
+    normal = np.cross(b - a, c - a)
+    normal /= np.linalg.norm(normal)
+    foot = p - np.dot(p - a, normal) * normal
+    inside = all(
+        np.dot(np.cross(v1 - v0, foot - v0), normal) >= 0 for v0, v1 in ((a, b), (b, c), (c, a))
+    )
+    if inside:
+        return float(abs(np.dot(p - a, normal)))
+
+    def to_segment(v0, v1):
+        t = np.clip(np.dot(p - v0, v1 - v0) / np.dot(v1 - v0, v1 - v0), 0.0, 1.0)
+        return float(np.linalg.norm(p - (v0 + t * (v1 - v0))))
+
+    return min(to_segment(a, b), to_segment(b, c), to_segment(c, a))
+
+
+def _ball_clears_every_wall(model, data) -> float:
+    """The gap (m) between the ball and the nearest triangle of the compiled U mesh, in the
+    world: the mesh's vertices carried by its geom's pose, the ball's centre and radius as
+    compiled (negative when the ball cuts a wall)."""
+    cup = next(g for g in range(model.ngeom) if model.geom_type[g] == mujoco.mjtGeom.mjGEOM_MESH)
+    ball = next(g for g in range(model.ngeom) if model.geom_type[g] == mujoco.mjtGeom.mjGEOM_SPHERE)
+    mesh = model.geom_dataid[cup]
+    first, count = model.mesh_vertadr[mesh], model.mesh_vertnum[mesh]
+    local = model.mesh_vert[first : first + count]
+    world = data.geom_xpos[cup] + local @ data.geom_xmat[cup].reshape(3, 3).T
+    faces = model.mesh_face[
+        model.mesh_faceadr[mesh] : model.mesh_faceadr[mesh] + model.mesh_facenum[mesh]
+    ]
+    centre = data.geom_xpos[ball]
+    nearest = min(_point_triangle_distance(centre, *world[face]) for face in faces)
+    return nearest - model.geom_size[ball][0]
+
+
 def _collisions_use_the_convex_hull():
     model = _model(scenes.ball_in_cup())
     data = mujoco.MjData(model)
     mujoco.mj_forward(model, data)
-    assert data.ncon == 1
-    # the ball (radius 2 cm at x = 0, z = 8 cm) clears the notch (5 cm wide, floor at 2.5 cm)
-    assert 0.02 < 0.025 and 0.08 - 0.02 > 0.025 and 0.08 + 0.02 < 0.15
+    assert data.ncon == 1  # a contact with a ball that touches no face: the hull
+
+
+def _ball_floats_clear_of_every_wall():
+    model = _model(scenes.ball_in_cup())
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    assert _ball_clears_every_wall(model, data) > 0.004  # 5 mm to the floor and to each wall
+    ball = next(g for g in range(model.ngeom) if model.geom_type[g] == mujoco.mjtGeom.mjGEOM_SPHERE)
+    assert model.geom_size[ball][0] == pytest.approx(0.02)
+    assert data.geom_xpos[ball][0] == pytest.approx(0.0)  # the middle of the notch
 
 
 def _legacy_default_and_overcounts():
@@ -439,6 +510,21 @@ def _writing_xpos_moves_nothing():
     data.qpos[:3] = [0.3, 0, 0]
     mujoco.mj_kinematics(model, data)
     np.testing.assert_allclose(data.xpos[1], [0.3, 0, 0])
+
+
+def _positions_lag_one_step_after_mj_step():
+    """A free body pushed at 1 m/s along x: one step moves qpos x by one timestep's travel,
+    while xpos x stays where the step found it, until mj_forward."""
+    xml = """<mujoco><option gravity="0 0 0"/><worldbody><body><freejoint/><geom size=".1"/>
+      </body></worldbody></mujoco>"""
+    model = _model(xml)
+    data = mujoco.MjData(model)
+    data.qvel[0] = 1.0
+    mujoco.mj_step(model, data)
+    assert data.qpos[0] == pytest.approx(model.opt.timestep) and model.opt.timestep == 0.002
+    assert data.xpos[1][0] == 0.0  # computed before qpos moved: not valid for the new qpos
+    mujoco.mj_forward(model, data)
+    assert data.xpos[1][0] == pytest.approx(data.qpos[0])
 
 
 def _urdf_discards_visuals_and_fuses():
@@ -743,7 +829,7 @@ CLAIMS = [
     ("for collisions it uses the mesh's **convex hull**", _collisions_use_the_convex_hull),
     (
         "a ball of radius 2 cm floats in the middle of its notch, clear of every wall",
-        _collisions_use_the_convex_hull,
+        _ball_floats_clear_of_every_wall,
     ),
     (
         "`legacy`, MuJoCo's default for backward compatibility, can count the volume of a "
@@ -760,6 +846,26 @@ CLAIMS = [
     ),
     ("a fresh `MjData` holds zeros in them until then.", _fresh_data_holds_zeros),
     ("Writing an output does not move anything; `qpos` is the input", _writing_xpos_moves_nothing),
+    (
+        "they are valid for the current `qpos` after `mj_kinematics` (or `mj_forward`, which calls "
+        "it)",
+        _writing_xpos_moves_nothing,
+    ),
+    (
+        "`mj_step` computes them too, but before it moves `qpos`: after a step they still "
+        "describe the `qpos` it started from, one step behind, until the next `mj_forward`.",
+        _positions_lag_one_step_after_mj_step,
+    ),
+    (
+        "One `mj_step` at 1 m/s moves `qpos` x to **0.002** (one 2 ms step) while `xpos` x is "
+        "still **0.000**: the step computed the positions first, then moved `qpos`.",
+        _positions_lag_one_step_after_mj_step,
+    ),
+    (
+        "Only `mj_forward` brings `xpos` to **0.002**; read positions after `mj_forward`, or "
+        "remember that after `mj_step` they lag one step.",
+        _positions_lag_one_step_after_mj_step,
+    ),
     (
         "discardvisual and fusestatic, which are on by default for a URDF and off for MJCF.",
         _urdf_discards_visuals_and_fuses,
