@@ -99,6 +99,47 @@ def _parent_filter():
     assert element_map.parent_child_contacts() == {"moving parent": 0, "welded parent": 1}
 
 
+def _siblings_on_a_free_body(joint: str) -> int:
+    """Contacts between two overlapping spheres, children of one free body (not each other's
+    parent), each with `joint` inside it."""
+    xml = f"""<mujoco><worldbody><body><freejoint/><geom size=".02"/>
+      <body pos="0 .3 0">{joint}<geom size=".1"/></body>
+      <body pos="0 .45 0">{joint}<geom size=".1"/></body>
+    </body></worldbody></mujoco>"""
+    model = compiled.compile_xml(xml)
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    return data.ncon
+
+
+def _parent_and_weld_filters():
+    _parent_filter()
+    assert _siblings_on_a_free_body("") == 0  # welded together: filtered, though not parent
+    assert _siblings_on_a_free_body("<joint type='hinge'/>") == 1  # a joint between: collides
+    assert element_map.sibling_contacts() == {"welded": 0, "hinged": 1}  # what the cell prints
+
+
+def _massless_moving_link_refused():
+    link = """<link name="{name}"><inertial><mass value="{mass}"/>
+      <inertia ixx="{i}" ixy="0" ixz="0" iyy="{i}" iyz="0" izz="{i}"/></inertial></link>"""
+    for kind, mass, refused in (("revolute", 0, True), ("fixed", 0, False), ("revolute", 1, False)):
+        urdf = (
+            '<robot name="r">'
+            + link.format(name="base", mass=1, i=0.01)
+            + link.format(name="tip", mass=mass, i=0.01 * mass)
+            + f'<joint name="j" type="{kind}"><parent link="base"/><child link="tip"/>'
+            '<axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+            "</robot>"
+        )
+        model, error = compiled.compile_or_error(urdf)
+        assert (model is None) == refused, (kind, mass)
+        if refused:
+            assert error == "mass and inertia of moving bodies must be larger than mjMINVAL"
+    refusal = element_map.massless_link()
+    assert refusal["revolute"] == "mass and inertia of moving bodies must be larger than mjMINVAL"
+    assert refusal["fixed"] == "compiles"
+
+
 def _mjcf_degrees_default():
     defaults = element_map.compiler_defaults()
     assert defaults["mjcf"]["degree"] is True and defaults["urdf"]["degree"] is False
@@ -333,8 +374,11 @@ CLAIMS = [
     ("a body with no joint is welded to its parent", _welded),
     ("MuJoCo drops URDF visuals by default", _visuals_dropped),
     ("MuJoCo fuses fixed-joint links into their parent", _fixed_links_fused),
-    ("every geom pair, except a body and its parent | a parent welded to the world does not "
-     "count", _parent_filter),
+    ("every geom pair, except a body and its parent, and bodies welded together (no joint "
+     "between them) | a parent welded to the world does not count", _parent_and_weld_filters),
+    ("MuJoCo refuses to compile a massless link on a moving joint (\"mass and inertia of moving "
+     "bodies must be larger than mjMINVAL\", the element map's cell above), so give every "
+     "moving link its mass.", _massless_moving_link_refused),
     ("no fixed units; angles in degrees by default", _mjcf_degrees_default),
     ("armature (reflected rotor inertia) has no URDF form", _no_armature),
     ("the six numbers come in another order", _inertia_order),
