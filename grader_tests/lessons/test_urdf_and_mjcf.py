@@ -17,7 +17,6 @@ import nbformat
 import numpy as np
 import pytest
 
-from classroom import notebooks
 from course import compiled, expect, frames, urdf
 from course.lessons.urdf_and_mjcf import arm, arms, element_map, pictures
 from course.lessons.urdf_and_mjcf import checks as check
@@ -34,9 +33,7 @@ def _squeezed(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-PROSE = _squeezed(
-    "\n".join(c.source for c in notebooks.read_lesson(LESSON).cells if c.cell_type == "markdown")
-)
+PROSE = lesson_code.prose(LESSON)  # markdown, and the strings of its quiz and print cells
 
 
 # --------------------------------------------------------------------------------------------
@@ -361,6 +358,44 @@ def _friction_to_frictionloss():
     assert element_map.dynamics()["damping"] == 0.5
 
 
+def _import_counts():
+    text = arm.urdf_text()
+    assert text.count("<link ") == 4 and text.count("<visual>") == 3
+    assert text.count("<transmission") == 2
+    model = urdf.compile_urdf(text)
+    counts = arm.summary(model)
+    assert (counts["nbody"], counts["ngeom"], counts["nu"]) == (3, 3, 0)
+    assert counts["bodies"] == ["world", "upper_arm", "forearm"]
+
+
+def _tool_figures():
+    shoulder, elbow = arm.TOOL_ANGLES
+    # the planar chain written out here: shoulder 0.1 m up, links 0.30 and 0.25 m along +z at 0
+    x = 0.3 * np.sin(shoulder) + 0.25 * np.sin(shoulder + elbow)
+    z = 0.1 + 0.3 * np.cos(shoulder) + 0.25 * np.cos(shoulder + elbow)
+    assert f"{x:.4f} {z:.4f}" == "0.0699 0.6021"
+    np.testing.assert_allclose(arm.tool_position(arm.mjcf_text()), [x, 0, z], atol=1e-12)
+
+
+def _mjcf_weighs_three_inertials():
+    model = compiled.compile_xml(arm.mjcf_text())
+    assert f"{compiled.total_mass(model):.1f}" == "3.6"
+    assert sorted(np.round(model.body_mass[1:], 6).tolist()) == [0.6, 1.0, 2.0]
+
+
+def _wrist_import():
+    model = urdf.compile_urdf(check.lesson_urdfs()["lift_and_wrist"])
+    wrist = model.joint("wrist").id
+    np.testing.assert_array_equal(model.jnt_axis[wrist], [1, 0, 0])
+    assert not model.jnt_limited[wrist] and not model.jnt_actfrclimited[wrist]
+
+
+def _saved_file_choices():
+    saved = urdf.saved_mjcf(arm.urdf_text())
+    assert '<compiler angle="radian"/>' in saved and "<option" not in saved
+    assert 'size="0.03 0.15" pos="0 0 0.15" type="cylinder"' in saved
+
+
 # (sentence of the prose, its check). Sentences are matched with white space squeezed.
 CLAIMS = [
     ("A URDF joint without `<axis>` turns about x, and an MJCF joint without `axis` turns "
@@ -379,6 +414,24 @@ CLAIMS = [
     ("MuJoCo refuses to compile a massless link on a moving joint (\"mass and inertia of moving "
      "bodies must be larger than mjMINVAL\", the element map's cell above), so give every "
      "moving link its mass.", _massless_moving_link_refused),
+    ("MuJoCo fuses links on fixed joints into their parent (the base link into the world, the "
+     "tool link into the forearm), discards URDF visuals, and makes no actuator from a "
+     "<transmission>.", _import_counts),
+    ("MuJoCo filters contacts between a body and its parent only when the parent is not welded "
+     "to the world.", _parent_filter),
+    ("A contact between a link and a base welded to the world is never filtered: exclude it.",
+     _parent_filter),
+    ("MuJoCo stores the result as the child body's quaternion, scalar first, $(w, x, y, z)$.",
+     _scalar_first),
+    ("`eulerseq=\"XYZ\"`, capital letters, means fixed axes, as URDF does.", _eulerseq),
+    ("MuJoCo puts the tool at x = **0.0699** m, z = **0.6021** m", _tool_figures),
+    ("**3.6** kg: the base, the upper arm and the forearm, each stated in its own `<inertial>`.",
+     _mjcf_weighs_three_inertials),
+    ("The wrist turns about $x$ of its own frame, and has no position limit and no force range.",
+     _wrist_import),
+    ("The saved file also shows MuJoCo's own choices: the cylinders written as `size` and `pos`, "
+     "`compiler angle=\"radian\"`, and no `<option>` at all (MuJoCo's defaults).",
+     _saved_file_choices),
     ("no fixed units; angles in degrees by default", _mjcf_degrees_default),
     ("armature (reflected rotor inertia) has no URDF form", _no_armature),
     ("the six numbers come in another order", _inertia_order),
