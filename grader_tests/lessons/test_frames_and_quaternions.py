@@ -49,6 +49,30 @@ def _euler(angles, seq):
     return check.compiled_euler_quat(angles, seq)
 
 
+def _hamilton(q1, q2) -> np.ndarray:
+    """The quaternion product q1 q2, (w, x, y, z), written out here."""
+    w1, x1, y1, z1 = q1
+    w2, x2, y2, z2 = q2
+    return np.array([
+        w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
+        w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
+        w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
+        w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2,
+    ])  # fmt: skip
+
+
+def _mujoco_quat(axis, angle) -> np.ndarray:
+    quat = np.zeros(4)
+    mujoco.mju_axisAngle2Quat(quat, np.asarray(axis, dtype=float), angle)
+    return quat
+
+
+def _mujoco_product(q1, q2) -> np.ndarray:
+    product = np.zeros(4)
+    mujoco.mju_mulQuat(product, np.asarray(q1, dtype=float), np.asarray(q2, dtype=float))
+    return product
+
+
 # --------------------------------------------------------------------------------------------
 # The claims: (a sentence of the prose, word for word, the function that confirms it)
 
@@ -527,6 +551,62 @@ def _positions_lag_one_step_after_mj_step():
     assert data.xpos[1][0] == pytest.approx(data.qpos[0])
 
 
+def _subtree_holds_all_three_masses():
+    model = _model(scenes.WELDED)
+    assert model.nbody == 4 and model.nv == 6
+    assert f"{model.body_subtreemass[1]:.4f}" == "8.4942"
+    assert model.body_subtreemass[1] == pytest.approx(model.body_mass[1:].sum(), rel=1e-12)
+    assert (model.body_mass[2:] > 0).all()  # the jointless mast and keel weigh
+
+
+def _w_negative_beyond_half_a_turn():
+    axis = np.array([1.0, 2.0, 2.0]) / 3.0
+    quat = _mujoco_quat(axis, 4.5)
+    assert f"{quat[0]:.6f}" == "-0.628174" and quat[0] == pytest.approx(np.cos(4.5 / 2))
+    np.testing.assert_allclose(_mujoco_quat(-axis, 2 * np.pi - 4.5), -quat, atol=1e-12)
+
+
+def _mulquat_is_the_hamilton_product():
+    rng = np.random.default_rng(7)
+    for _ in range(10):
+        q1, q2 = rng.normal(size=4), rng.normal(size=4)
+        np.testing.assert_allclose(_mujoco_product(q1, q2), _hamilton(q1, q2), atol=1e-12)
+
+
+def _z_axis_after_either_order():
+    qz, qx = _mujoco_quat([0, 0, 1], np.pi / 2), _mujoco_quat([1, 0, 0], np.pi / 2)
+    for first, then, z_axis in ((qz, qx, [1, 0, 0]), (qx, qz, [0, -1, 0])):
+        nine = np.zeros(9)
+        mujoco.mju_quat2Mat(nine, _mujoco_product(first, then))
+        np.testing.assert_allclose(nine.reshape(3, 3)[:, 2], z_axis, atol=1e-12)
+    nine = np.zeros(9)
+    mujoco.mju_quat2Mat(nine, qz)
+    np.testing.assert_allclose(nine.reshape(3, 3)[:, 0], [0, 1, 0], atol=1e-12)  # new x
+
+
+def _quarter_turn_columns():
+    nine = np.zeros(9)
+    mujoco.mju_quat2Mat(nine, _mujoco_quat([0, 0, 1], np.pi / 2))
+    np.testing.assert_allclose(nine.reshape(3, 3)[:, :2], [[0, -1], [1, 0], [0, 0]], atol=1e-12)
+
+
+def _offset_turns_with_the_parent():
+    xml = """<mujoco><worldbody><body pos="1 0 0" euler="0 0 90"><geom size=".1"/>
+      <site pos="1 0 0"/></body></worldbody></mujoco>"""
+    model = _model(xml)
+    data = mujoco.MjData(model)
+    mujoco.mj_kinematics(model, data)
+    np.testing.assert_allclose(data.site_xpos[0], [1, 1, 0], atol=1e-12)
+    np.testing.assert_allclose(data.xmat[1].reshape(3, 3)[:, 0], [0, 1, 0], atol=1e-12)
+
+
+def _gripper_figures():
+    at_zero = trees.mujoco_poses(trees.LESSON_TREE, [0.0] * 6)["gripper"][0]
+    moved = trees.mujoco_poses(trees.LESSON_TREE, trees.LESSON_QPOS)["gripper"][0]
+    assert f"{at_zero[0]:.4f} {abs(at_zero[1]):.4f} {at_zero[2]:.4f}" == "0.3828 0.0000 0.3328"
+    assert f"{moved[0]:.4f} {moved[1]:.4f} {moved[2]:.3f}" == "0.7585 -0.3144 0.266"
+
+
 def _urdf_discards_visuals_and_fuses():
     spec = mujoco.MjSpec()
     assert not spec.compiler.discardvisual and not spec.compiler.fusestatic  # MJCF
@@ -846,6 +926,39 @@ CLAIMS = [
     ),
     ("a fresh `MjData` holds zeros in them until then.", _fresh_data_holds_zeros),
     ("Writing an output does not move anything; `qpos` is the input", _writing_xpos_moves_nothing),
+    (
+        "Their geoms still weigh: the hull's subtree holds all three masses, **8.4942** kg.",
+        _subtree_holds_all_three_masses,
+    ),
+    (
+        "At 4.5 rad MuJoCo's $w$ is **-0.628174**: beyond half a turn, "
+        "$\\cos\\frac\\theta2 < 0$. The same orientation is the quaternion with every sign "
+        "flipped, a turn of $2\\pi - 4.5$ rad the other way round.",
+        _w_negative_beyond_half_a_turn,
+    ),
+    ("MuJoCo's `mju_mulQuat` computes the same product.", _mulquat_is_the_hamilton_product),
+    (
+        "In $q_z q_x$ the body turns about $z$ first, then about its own new $x$ axis, which by "
+        "then points along the world's $y$: its $z$ axis ends along the world's $x$. In $q_x "
+        "q_z$ it turns about $x$ first and its $z$ axis ends along $-y$.",
+        _z_axis_after_either_order,
+    ),
+    (
+        "The quarter turn about $z$: the body's $x$ axis (first column) points along the "
+        "world's $y$, its $y$ axis along $-x$.",
+        _quarter_turn_columns,
+    ),
+    ("The point is at (**1**, **1**, 0).", _offset_turns_with_the_parent),
+    (
+        "The offset (1, 0, 0) is written along the parent's x axis, and after a quarter turn "
+        "about z that axis points along the world's y.",
+        _offset_turns_with_the_parent,
+    ),
+    (
+        "The gripper's origin is at (**0.3828**, 0, **0.3328**) from the XML poses alone and at "
+        "(**0.7585**, **-0.3144**, **0.266**) once the six joints move.",
+        _gripper_figures,
+    ),
     (
         "they are valid for the current `qpos` after `mj_kinematics` (or `mj_forward`, which calls "
         "it)",
