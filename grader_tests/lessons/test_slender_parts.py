@@ -792,6 +792,23 @@ def _ring_and_spin_takeaway():
     _spin_of_the_strike()
 
 
+def _arm_links_left_alone():
+    """The workbench's arm links are slender capsules on hinges, thin enough that the shape
+    and floor tests alone would raise them: only their joint keeps them out."""
+    bench = compiled.compile_xml(parts.lesson_workbench())
+    arm = [b for b in range(1, bench.nbody) if bench.jnt_type[bench.body_jntadr[b]] != 0]
+    assert [bench.body(b).name for b in arm] == ["upper_arm", "forearm"]
+    for b in arm:
+        assert bench.jnt_type[bench.body_jntadr[b]] == mujoco.mjtJoint.mjJNT_HINGE
+        geoms = [g for g in range(bench.ngeom) if bench.geom_bodyid[g] == b]
+        assert [bench.geom_type[g] for g in geoms] == [mujoco.mjtGeom.mjGEOM_CAPSULE]
+        assert check.raised(bench.body_mass[b], bench.body_inertia[b].tolist(), R0)[0]
+    result = SOLUTION["floor_arrays"](parts.model_arrays(bench), R0)
+    assert sorted(result["names"]) == ["marker", "pencil"]
+    for b in arm:
+        assert result["dof_armature"][bench.body_dofadr[b]] == 0.0
+
+
 CLAIMS = [
     # the opening and the problem
     ("A marker pen lying on a table looks like the easiest thing to simulate: one cylinder, "
@@ -811,6 +828,8 @@ CLAIMS = [
      "mass alone.", _floor_raises_axial_keeps_mass),
     ("At a given speed it must still spin at speed / R, and spinning it now costs more",
      _floored_figures),
+    ("Rolling, each turns as fast as it moves (spin = speed / R), so every metre of descent "
+     "pays for motion and for spin.", _rolls_on_its_radius),
     # the core idea
     ("the radius of the thin ring that has the same mass and the same moment of inertia.",
      _ring_has_the_moment),
@@ -890,6 +909,11 @@ CLAIMS = [
      "armature at once", _not_simple_takes_it_at_once),
     ("A body moves on a free joint when its first joint, `body_jntadr[b]` (`-1` when it has "
      "none), has `jnt_type` 0.", _free_body_test),
+    ("So the floor is written after compiling, into `dof_armature`, on the rotational dofs "
+     "only.", _armature_then_set_const),
+    ("Robot links, on hinges, slides and ball joints, are left alone.", _arm_links_left_alone),
+    ("a marker, a pencil, a coin and a die beside a two-link arm whose links are slender "
+     "capsules on hinges", _arm_links_left_alone),
     # Steps 5 and 6
     ("Rolling means the contact point is at rest: the part spins at $\\omega = v / R$",
      _rolls_on_its_radius),
@@ -923,6 +947,10 @@ CLAIMS = [
     ("The floor multiplies the marker's axial moment by 2.11 but its tumbling moment by only "
      "1.034.", _tumbling_figures),
     ("A solid aluminium rod, 20 mm across and 1 m long, weighs 0.85 kg.", _aluminium_rod),
+    ("You compile a model, write the floor's armature into `dof_armature` for a cylinder that "
+     "lies along its body's z axis, and simulate. It rolls exactly as before.", _set_const_trap),
+    ("The cylinder is a simple body, whose mass matrix MuJoCo computed when it compiled the "
+     "model; mj_setConst must run to take the new armature in.", _simple_body_uses_dof_m0),
     ("A part's radius of gyration $r_g = \\sqrt{I/m}$ about an axis is the radius of the ring "
      "with its mass and its moment; a slender part's axial one is millimetres, so a blow at its "
      "rim spins it at hundreds of radians per second.", _ring_and_spin_takeaway),
