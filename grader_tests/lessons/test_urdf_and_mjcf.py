@@ -396,6 +396,36 @@ def _saved_file_choices():
     assert 'size="0.03 0.15" pos="0 0 0.15" type="cylinder"' in saved
 
 
+def _kept_links_change_no_physics():
+    """The import with visuals and the welded base kept gives the same accelerations as the
+    default one at any state, contacts included; only the reported mass differs. (Stepped
+    for a second through the base's contacts the two drift apart from a round-off of 6e-17
+    m at step 3, the extra body's transform, not from any difference in the physics.)"""
+    default = urdf.compile_urdf(arm.urdf_text())
+    kept = urdf.compile_urdf(
+        urdf.with_mujoco_block(arm.urdf_text(), fusestatic=False, discardvisual=False)
+    )
+    rng = np.random.default_rng(5)
+    touching = 0
+    for _ in range(20):
+        qpos, qvel = rng.uniform(-1.5, 1.5, 2), rng.uniform(-2, 2, 2)
+        found = []
+        for model in (default, kept):
+            data = mujoco.MjData(model)
+            data.qpos[:], data.qvel[:] = qpos, qvel
+            mujoco.mj_forward(model, data)
+            found.append((data.qacc.copy(), data.ncon))
+        np.testing.assert_allclose(found[0][0], found[1][0], rtol=1e-9, atol=1e-9)
+        assert found[0][1] == found[1][1]
+        touching += found[0][1] > 0
+    assert touching >= 3  # some of the states press the arm on the base's box
+    assert compiled.total_mass(kept) - compiled.total_mass(default) == pytest.approx(2.0)
+
+
+def _effort_clamps_the_motor():
+    test_check_yourself_keys_hold_in_mujoco()
+
+
 # (sentence of the prose, its check). Sentences are matched with white space squeezed.
 CLAIMS = [
     ("A URDF joint without `<axis>` turns about x, and an MJCF joint without `axis` turns "
@@ -432,6 +462,22 @@ CLAIMS = [
     ("The saved file also shows MuJoCo's own choices: the cylinders written as `size` and `pos`, "
      "`compiler angle=\"radian\"`, and no `<option>` at all (MuJoCo's defaults).",
      _saved_file_choices),
+    ("MJCF's `size` holds half-lengths where a length is meant", _half_lengths),
+    ("MJCF's own `euler` attribute, with its default `eulerseq=\"xyz\"`, means moving axes, and "
+     "gives a different orientation from the same three numbers", _eulerseq),
+    ("URDF names them `ixx ixy ixz iyy iyz izz`, the upper triangle row by row; MJCF's "
+     "`fullinertia` wants the diagonal first.", _inertia_order),
+    ("A joint turns everything beyond it, so a link points along the angle of its own joint "
+     "**plus** the angles of all the joints before it.", _tool_figures),
+    ("Keeping the visuals costs nothing in the physics; keeping `base_link` as a body welded to "
+     "the world changes nothing either, except the mass MuJoCo reports.",
+     _kept_links_change_no_physics),
+    ("base_link has no joint, so the upper arm's cylinder and the base box collide as soon as "
+     "the shoulder turns.", _pinned_shoulder),
+    ("The servo's 20 N m cannot push the cylinder's rim through the box's top face.",
+     _pinned_shoulder),
+    ("20 N m: the import turned the effort into the joint's actuatorfrcrange, which clamps the "
+     "actuator force on the joint.", _effort_clamps_the_motor),
     ("no fixed units; angles in degrees by default", _mjcf_degrees_default),
     ("armature (reflected rotor inertia) has no URDF form", _no_armature),
     ("the six numbers come in another order", _inertia_order),
