@@ -607,6 +607,28 @@ def _gripper_figures():
     assert f"{moved[0]:.4f} {moved[1]:.4f} {moved[2]:.3f}" == "0.7585 -0.3144 0.266"
 
 
+def _pasted_quat_is_read_scalar_first():
+    pasted = _model(scenes.quat_body((0, 0, 0.7071, 0.7071))).body_quat[1]
+    np.testing.assert_allclose(pasted, [0, 0, 2**-0.5, 2**-0.5], atol=1e-12)  # normalised
+    angle = 2 * np.degrees(np.arccos(min(1.0, abs(pasted[0]))))
+    assert angle == pytest.approx(180.0)  # w = 0: a half turn
+    np.testing.assert_allclose(pasted[1:], [0, 2**-0.5, 2**-0.5], atol=1e-12)  # between y, z
+    meant = _model(scenes.quat_body((0.7071, 0, 0, 0.7071))).body_quat[1]
+    assert _same_rotation(meant, _mujoco_quat([0, 0, 1], np.pi / 2))
+
+
+def _centre_of_mass_keeps_its_velocity():
+    """qvel[3:6] alone: the centre of mass, 2 cm from the still origin, moves off at
+    |omega| x 0.02 m/s and keeps that velocity (a straight line at constant speed). With RK4:
+    Euler's own error bends it by 3e-6 m/s over 2 s (the lesson measures that drift too)."""
+    omega = np.array([0, 0, 2 * np.pi])
+    run = spin.run_spin(omega, integrator="RK4")
+    assert np.linalg.norm(spin.start_offset()) == pytest.approx(0.02)
+    steps = np.diff(run.com, axis=0) / np.diff(run.times)[:, None]
+    np.testing.assert_allclose(steps, np.broadcast_to(steps[0], steps.shape), atol=1e-9)
+    assert np.linalg.norm(steps[0]) == pytest.approx(2 * np.pi * 0.02, rel=1e-3)
+
+
 def _urdf_discards_visuals_and_fuses():
     spec = mujoco.MjSpec()
     assert not spec.compiler.discardvisual and not spec.compiler.fusestatic  # MJCF
@@ -937,6 +959,23 @@ CLAIMS = [
         _w_negative_beyond_half_a_turn,
     ),
     ("MuJoCo's `mju_mulQuat` computes the same product.", _mulquat_is_the_hamilton_product),
+    (
+        "Degrees of freedom come from joints only. A body without a joint is welded to its "
+        "parent: the three bodies move as one rigid body with six degrees of freedom.",
+        _welded_bodies_add_mass_not_freedom,
+    ),
+    (
+        "MJCF reads quat as (w, x, y, z), scalar first. Four numbers of unit length are always a "
+        "valid rotation, so nothing can warn you: here w = 0, which is a half turn (180 "
+        "degrees), about an axis between y and z.",
+        _pasted_quat_is_read_scalar_first,
+    ),
+    (
+        "qvel[:3] = 0 makes the origin still at the start, so the centre of mass, 2 cm away, "
+        "starts with the speed of a point turning about the origin: |omega| times 0.02 m. With "
+        "no force on it, the centre of mass keeps that velocity for ever.",
+        _centre_of_mass_keeps_its_velocity,
+    ),
     (
         "In $q_z q_x$ the body turns about $z$ first, then about its own new $x$ axis, which by "
         "then points along the world's $y$: its $z$ axis ends along the world's $x$. In $q_x "
