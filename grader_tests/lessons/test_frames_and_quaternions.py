@@ -49,6 +49,30 @@ def _euler(angles, seq):
     return check.compiled_euler_quat(angles, seq)
 
 
+def _hamilton(q1, q2) -> np.ndarray:
+    """The quaternion product q1 q2, (w, x, y, z), written out here."""
+    w1, x1, y1, z1 = q1
+    w2, x2, y2, z2 = q2
+    return np.array([
+        w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
+        w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
+        w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
+        w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2,
+    ])  # fmt: skip
+
+
+def _mujoco_quat(axis, angle) -> np.ndarray:
+    quat = np.zeros(4)
+    mujoco.mju_axisAngle2Quat(quat, np.asarray(axis, dtype=float), angle)
+    return quat
+
+
+def _mujoco_product(q1, q2) -> np.ndarray:
+    product = np.zeros(4)
+    mujoco.mju_mulQuat(product, np.asarray(q1, dtype=float), np.asarray(q2, dtype=float))
+    return product
+
+
 # --------------------------------------------------------------------------------------------
 # The claims: (a sentence of the prose, word for word, the function that confirms it)
 
@@ -204,9 +228,36 @@ def _right_moving_left_fixed():
     assert _same_rotation(_euler((a, b, 0), "XYZ"), frames.multiply(qy, qx))
 
 
+def _r_of_q(q) -> np.ndarray:
+    """R(q) of a unit quaternion (w, x, y, z), the lesson's formula written out here."""
+    w, x, y, z = q
+    return np.array([
+        [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+        [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+        [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+    ])  # fmt: skip
+
+
 def _xmat_is_quat2mat_row_by_row():
-    state = bodies.mass_state(bodies.random_mass_case(np.random.default_rng(3)))
-    np.testing.assert_allclose(state.xmat, frames.quat_matrix(state.xquat), atol=1e-12)
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        q = rng.normal(size=4)
+        q /= np.linalg.norm(q)
+        nine = np.zeros(9)
+        mujoco.mju_quat2Mat(nine, q)
+        np.testing.assert_allclose(nine, _r_of_q(q).ravel(), atol=1e-12)  # row by row
+    # every body of a chain (each turned in its parent) and a free body at a random pose
+    xml = """<mujoco><worldbody><body quat=".9 .1 -.3 .2"><geom size=".1"/>
+      <body quat=".2 .7 .1 -.5" pos=".1 0 0"><geom size=".1"/></body></body>
+      <body><freejoint/><geom size=".1"/></body></worldbody></mujoco>"""
+    model = _model(xml)
+    data = mujoco.MjData(model)
+    data.qpos[3:7] = [0.3, -0.6, 0.2, 0.7141428428542851]
+    mujoco.mj_kinematics(model, data)
+    for body in range(1, model.nbody):
+        np.testing.assert_allclose(data.xmat[body], _r_of_q(data.xquat[body]).ravel(), atol=1e-12)
+    state = bodies.mass_state(bodies.random_mass_case(rng))
+    np.testing.assert_allclose(state.xmat, _r_of_q(state.xquat), atol=1e-12)
 
 
 def _columns_are_body_axes():
@@ -373,13 +424,57 @@ def _aligned_spins_in_place():
     assert spin.run_spin(np.array([0, 0, 2 * np.pi]), align=True).com_drift < 1e-12
 
 
+def _point_triangle_distance(p, a, b, c) -> float:
+    """Distance (m) from point p to the triangle abc (closest point on its face or edges)."""
+    normal = np.cross(b - a, c - a)
+    normal /= np.linalg.norm(normal)
+    foot = p - np.dot(p - a, normal) * normal
+    inside = all(
+        np.dot(np.cross(v1 - v0, foot - v0), normal) >= 0 for v0, v1 in ((a, b), (b, c), (c, a))
+    )
+    if inside:
+        return float(abs(np.dot(p - a, normal)))
+
+    def to_segment(v0, v1):
+        t = np.clip(np.dot(p - v0, v1 - v0) / np.dot(v1 - v0, v1 - v0), 0.0, 1.0)
+        return float(np.linalg.norm(p - (v0 + t * (v1 - v0))))
+
+    return min(to_segment(a, b), to_segment(b, c), to_segment(c, a))
+
+
+def _ball_clears_every_wall(model, data) -> float:
+    """The gap (m) between the ball and the nearest triangle of the compiled U mesh, in the
+    world: the mesh's vertices carried by its geom's pose, the ball's centre and radius as
+    compiled (negative when the ball cuts a wall)."""
+    cup = next(g for g in range(model.ngeom) if model.geom_type[g] == mujoco.mjtGeom.mjGEOM_MESH)
+    ball = next(g for g in range(model.ngeom) if model.geom_type[g] == mujoco.mjtGeom.mjGEOM_SPHERE)
+    mesh = model.geom_dataid[cup]
+    first, count = model.mesh_vertadr[mesh], model.mesh_vertnum[mesh]
+    local = model.mesh_vert[first : first + count]
+    world = data.geom_xpos[cup] + local @ data.geom_xmat[cup].reshape(3, 3).T
+    faces = model.mesh_face[
+        model.mesh_faceadr[mesh] : model.mesh_faceadr[mesh] + model.mesh_facenum[mesh]
+    ]
+    centre = data.geom_xpos[ball]
+    nearest = min(_point_triangle_distance(centre, *world[face]) for face in faces)
+    return nearest - model.geom_size[ball][0]
+
+
 def _collisions_use_the_convex_hull():
     model = _model(scenes.ball_in_cup())
     data = mujoco.MjData(model)
     mujoco.mj_forward(model, data)
-    assert data.ncon == 1
-    # the ball (radius 2 cm at x = 0, z = 8 cm) clears the notch (5 cm wide, floor at 2.5 cm)
-    assert 0.02 < 0.025 and 0.08 - 0.02 > 0.025 and 0.08 + 0.02 < 0.15
+    assert data.ncon == 1  # a contact with a ball that touches no face: the hull
+
+
+def _ball_floats_clear_of_every_wall():
+    model = _model(scenes.ball_in_cup())
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    assert _ball_clears_every_wall(model, data) > 0.004  # 5 mm to the floor and to each wall
+    ball = next(g for g in range(model.ngeom) if model.geom_type[g] == mujoco.mjtGeom.mjGEOM_SPHERE)
+    assert model.geom_size[ball][0] == pytest.approx(0.02)
+    assert data.geom_xpos[ball][0] == pytest.approx(0.0)  # the middle of the notch
 
 
 def _legacy_default_and_overcounts():
@@ -439,6 +534,99 @@ def _writing_xpos_moves_nothing():
     data.qpos[:3] = [0.3, 0, 0]
     mujoco.mj_kinematics(model, data)
     np.testing.assert_allclose(data.xpos[1], [0.3, 0, 0])
+
+
+def _positions_lag_one_step_after_mj_step():
+    """A free body pushed at 1 m/s along x: one step moves qpos x by one timestep's travel,
+    while xpos x stays where the step found it, until mj_forward."""
+    xml = """<mujoco><option gravity="0 0 0"/><worldbody><body><freejoint/><geom size=".1"/>
+      </body></worldbody></mujoco>"""
+    model = _model(xml)
+    data = mujoco.MjData(model)
+    data.qvel[0] = 1.0
+    mujoco.mj_step(model, data)
+    assert data.qpos[0] == pytest.approx(model.opt.timestep) and model.opt.timestep == 0.002
+    assert data.xpos[1][0] == 0.0  # computed before qpos moved: not valid for the new qpos
+    mujoco.mj_forward(model, data)
+    assert data.xpos[1][0] == pytest.approx(data.qpos[0])
+
+
+def _subtree_holds_all_three_masses():
+    model = _model(scenes.WELDED)
+    assert model.nbody == 4 and model.nv == 6
+    assert f"{model.body_subtreemass[1]:.4f}" == "8.4942"
+    assert model.body_subtreemass[1] == pytest.approx(model.body_mass[1:].sum(), rel=1e-12)
+    assert (model.body_mass[2:] > 0).all()  # the jointless mast and keel weigh
+
+
+def _w_negative_beyond_half_a_turn():
+    axis = np.array([1.0, 2.0, 2.0]) / 3.0
+    quat = _mujoco_quat(axis, 4.5)
+    assert f"{quat[0]:.6f}" == "-0.628174" and quat[0] == pytest.approx(np.cos(4.5 / 2))
+    np.testing.assert_allclose(_mujoco_quat(-axis, 2 * np.pi - 4.5), -quat, atol=1e-12)
+
+
+def _mulquat_is_the_hamilton_product():
+    rng = np.random.default_rng(7)
+    for _ in range(10):
+        q1, q2 = rng.normal(size=4), rng.normal(size=4)
+        np.testing.assert_allclose(_mujoco_product(q1, q2), _hamilton(q1, q2), atol=1e-12)
+
+
+def _z_axis_after_either_order():
+    qz, qx = _mujoco_quat([0, 0, 1], np.pi / 2), _mujoco_quat([1, 0, 0], np.pi / 2)
+    for first, then, z_axis in ((qz, qx, [1, 0, 0]), (qx, qz, [0, -1, 0])):
+        nine = np.zeros(9)
+        mujoco.mju_quat2Mat(nine, _mujoco_product(first, then))
+        np.testing.assert_allclose(nine.reshape(3, 3)[:, 2], z_axis, atol=1e-12)
+    nine = np.zeros(9)
+    mujoco.mju_quat2Mat(nine, qz)
+    np.testing.assert_allclose(nine.reshape(3, 3)[:, 0], [0, 1, 0], atol=1e-12)  # new x
+
+
+def _quarter_turn_columns():
+    nine = np.zeros(9)
+    mujoco.mju_quat2Mat(nine, _mujoco_quat([0, 0, 1], np.pi / 2))
+    np.testing.assert_allclose(nine.reshape(3, 3)[:, :2], [[0, -1], [1, 0], [0, 0]], atol=1e-12)
+
+
+def _offset_turns_with_the_parent():
+    xml = """<mujoco><worldbody><body pos="1 0 0" euler="0 0 90"><geom size=".1"/>
+      <site pos="1 0 0"/></body></worldbody></mujoco>"""
+    model = _model(xml)
+    data = mujoco.MjData(model)
+    mujoco.mj_kinematics(model, data)
+    np.testing.assert_allclose(data.site_xpos[0], [1, 1, 0], atol=1e-12)
+    np.testing.assert_allclose(data.xmat[1].reshape(3, 3)[:, 0], [0, 1, 0], atol=1e-12)
+
+
+def _gripper_figures():
+    at_zero = trees.mujoco_poses(trees.LESSON_TREE, [0.0] * 6)["gripper"][0]
+    moved = trees.mujoco_poses(trees.LESSON_TREE, trees.LESSON_QPOS)["gripper"][0]
+    assert f"{at_zero[0]:.4f} {abs(at_zero[1]):.4f} {at_zero[2]:.4f}" == "0.3828 0.0000 0.3328"
+    assert f"{moved[0]:.4f} {moved[1]:.4f} {moved[2]:.3f}" == "0.7585 -0.3144 0.266"
+
+
+def _pasted_quat_is_read_scalar_first():
+    pasted = _model(scenes.quat_body((0, 0, 0.7071, 0.7071))).body_quat[1]
+    np.testing.assert_allclose(pasted, [0, 0, 2**-0.5, 2**-0.5], atol=1e-12)  # normalised
+    angle = 2 * np.degrees(np.arccos(min(1.0, abs(pasted[0]))))
+    assert angle == pytest.approx(180.0)  # w = 0: a half turn
+    np.testing.assert_allclose(pasted[1:], [0, 2**-0.5, 2**-0.5], atol=1e-12)  # between y, z
+    meant = _model(scenes.quat_body((0.7071, 0, 0, 0.7071))).body_quat[1]
+    assert _same_rotation(meant, _mujoco_quat([0, 0, 1], np.pi / 2))
+
+
+def _centre_of_mass_keeps_its_velocity():
+    """qvel[3:6] alone: the centre of mass, 2 cm from the still origin, moves off at
+    |omega| x 0.02 m/s and keeps that velocity (a straight line at constant speed). With RK4:
+    Euler's own error bends it by 3e-6 m/s over 2 s (the lesson measures that drift too)."""
+    omega = np.array([0, 0, 2 * np.pi])
+    run = spin.run_spin(omega, integrator="RK4")
+    assert np.linalg.norm(spin.start_offset()) == pytest.approx(0.02)
+    steps = np.diff(run.com, axis=0) / np.diff(run.times)[:, None]
+    np.testing.assert_allclose(steps, np.broadcast_to(steps[0], steps.shape), atol=1e-9)
+    assert np.linalg.norm(steps[0]) == pytest.approx(2 * np.pi * 0.02, rel=1e-3)
 
 
 def _urdf_discards_visuals_and_fuses():
@@ -743,7 +931,7 @@ CLAIMS = [
     ("for collisions it uses the mesh's **convex hull**", _collisions_use_the_convex_hull),
     (
         "a ball of radius 2 cm floats in the middle of its notch, clear of every wall",
-        _collisions_use_the_convex_hull,
+        _ball_floats_clear_of_every_wall,
     ),
     (
         "`legacy`, MuJoCo's default for backward compatibility, can count the volume of a "
@@ -760,6 +948,76 @@ CLAIMS = [
     ),
     ("a fresh `MjData` holds zeros in them until then.", _fresh_data_holds_zeros),
     ("Writing an output does not move anything; `qpos` is the input", _writing_xpos_moves_nothing),
+    (
+        "Their geoms still weigh: the hull's subtree holds all three masses, **8.4942** kg.",
+        _subtree_holds_all_three_masses,
+    ),
+    (
+        "At 4.5 rad MuJoCo's $w$ is **-0.628174**: beyond half a turn, "
+        "$\\cos\\frac\\theta2 < 0$. The same orientation is the quaternion with every sign "
+        "flipped, a turn of $2\\pi - 4.5$ rad the other way round.",
+        _w_negative_beyond_half_a_turn,
+    ),
+    ("MuJoCo's `mju_mulQuat` computes the same product.", _mulquat_is_the_hamilton_product),
+    (
+        "Degrees of freedom come from joints only. A body without a joint is welded to its "
+        "parent: the three bodies move as one rigid body with six degrees of freedom.",
+        _welded_bodies_add_mass_not_freedom,
+    ),
+    (
+        "MJCF reads quat as (w, x, y, z), scalar first. Four numbers of unit length are always a "
+        "valid rotation, so nothing can warn you: here w = 0, which is a half turn (180 "
+        "degrees), about an axis between y and z.",
+        _pasted_quat_is_read_scalar_first,
+    ),
+    (
+        "qvel[:3] = 0 makes the origin still at the start, so the centre of mass, 2 cm away, "
+        "starts with the speed of a point turning about the origin: |omega| times 0.02 m. With "
+        "no force on it, the centre of mass keeps that velocity for ever.",
+        _centre_of_mass_keeps_its_velocity,
+    ),
+    (
+        "In $q_z q_x$ the body turns about $z$ first, then about its own new $x$ axis, which by "
+        "then points along the world's $y$: its $z$ axis ends along the world's $x$. In $q_x "
+        "q_z$ it turns about $x$ first and its $z$ axis ends along $-y$.",
+        _z_axis_after_either_order,
+    ),
+    (
+        "The quarter turn about $z$: the body's $x$ axis (first column) points along the "
+        "world's $y$, its $y$ axis along $-x$.",
+        _quarter_turn_columns,
+    ),
+    ("The point is at (**1**, **1**, 0).", _offset_turns_with_the_parent),
+    (
+        "The offset (1, 0, 0) is written along the parent's x axis, and after a quarter turn "
+        "about z that axis points along the world's y.",
+        _offset_turns_with_the_parent,
+    ),
+    (
+        "The gripper's origin is at (**0.3828**, 0, **0.3328**) from the XML poses alone and at "
+        "(**0.7585**, **-0.3144**, **0.266**) once the six joints move.",
+        _gripper_figures,
+    ),
+    (
+        "they are valid for the current `qpos` after `mj_kinematics` (or `mj_forward`, which calls "
+        "it)",
+        _writing_xpos_moves_nothing,
+    ),
+    (
+        "`mj_step` computes them too, but before it moves `qpos`: after a step they still "
+        "describe the `qpos` it started from, one step behind, until the next `mj_forward`.",
+        _positions_lag_one_step_after_mj_step,
+    ),
+    (
+        "One `mj_step` at 1 m/s moves `qpos` x to **0.002** (one 2 ms step) while `xpos` x is "
+        "still **0.000**: the step computed the positions first, then moved `qpos`.",
+        _positions_lag_one_step_after_mj_step,
+    ),
+    (
+        "Only `mj_forward` brings `xpos` to **0.002**; read positions after `mj_forward`, or "
+        "remember that after `mj_step` they lag one step.",
+        _positions_lag_one_step_after_mj_step,
+    ),
     (
         "discardvisual and fusestatic, which are on by default for a URDF and off for MJCF.",
         _urdf_discards_visuals_and_fuses,

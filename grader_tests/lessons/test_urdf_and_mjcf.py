@@ -17,7 +17,6 @@ import nbformat
 import numpy as np
 import pytest
 
-from classroom import notebooks
 from course import compiled, expect, frames, urdf
 from course.lessons.urdf_and_mjcf import arm, arms, element_map, pictures
 from course.lessons.urdf_and_mjcf import checks as check
@@ -34,9 +33,7 @@ def _squeezed(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-PROSE = _squeezed(
-    "\n".join(c.source for c in notebooks.read_lesson(LESSON).cells if c.cell_type == "markdown")
-)
+PROSE = lesson_code.prose(LESSON)  # markdown, and the strings of its quiz and print cells
 
 
 # --------------------------------------------------------------------------------------------
@@ -97,6 +94,47 @@ def _fixed_links_fused():
 
 def _parent_filter():
     assert element_map.parent_child_contacts() == {"moving parent": 0, "welded parent": 1}
+
+
+def _siblings_on_a_free_body(joint: str) -> int:
+    """Contacts between two overlapping spheres, children of one free body (not each other's
+    parent), each with `joint` inside it."""
+    xml = f"""<mujoco><worldbody><body><freejoint/><geom size=".02"/>
+      <body pos="0 .3 0">{joint}<geom size=".1"/></body>
+      <body pos="0 .45 0">{joint}<geom size=".1"/></body>
+    </body></worldbody></mujoco>"""
+    model = compiled.compile_xml(xml)
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    return data.ncon
+
+
+def _parent_and_weld_filters():
+    _parent_filter()
+    assert _siblings_on_a_free_body("") == 0  # welded together: filtered, though not parent
+    assert _siblings_on_a_free_body("<joint type='hinge'/>") == 1  # a joint between: collides
+    assert element_map.sibling_contacts() == {"welded": 0, "hinged": 1}  # what the cell prints
+
+
+def _massless_moving_link_refused():
+    link = """<link name="{name}"><inertial><mass value="{mass}"/>
+      <inertia ixx="{i}" ixy="0" ixz="0" iyy="{i}" iyz="0" izz="{i}"/></inertial></link>"""
+    for kind, mass, refused in (("revolute", 0, True), ("fixed", 0, False), ("revolute", 1, False)):
+        urdf = (
+            '<robot name="r">'
+            + link.format(name="base", mass=1, i=0.01)
+            + link.format(name="tip", mass=mass, i=0.01 * mass)
+            + f'<joint name="j" type="{kind}"><parent link="base"/><child link="tip"/>'
+            '<axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+            "</robot>"
+        )
+        model, error = compiled.compile_or_error(urdf)
+        assert (model is None) == refused, (kind, mass)
+        if refused:
+            assert error == "mass and inertia of moving bodies must be larger than mjMINVAL"
+    refusal = element_map.massless_link()
+    assert refusal["revolute"] == "mass and inertia of moving bodies must be larger than mjMINVAL"
+    assert refusal["fixed"] == "compiles"
 
 
 def _mjcf_degrees_default():
@@ -320,6 +358,74 @@ def _friction_to_frictionloss():
     assert element_map.dynamics()["damping"] == 0.5
 
 
+def _import_counts():
+    text = arm.urdf_text()
+    assert text.count("<link ") == 4 and text.count("<visual>") == 3
+    assert text.count("<transmission") == 2
+    model = urdf.compile_urdf(text)
+    counts = arm.summary(model)
+    assert (counts["nbody"], counts["ngeom"], counts["nu"]) == (3, 3, 0)
+    assert counts["bodies"] == ["world", "upper_arm", "forearm"]
+
+
+def _tool_figures():
+    shoulder, elbow = arm.TOOL_ANGLES
+    # the planar chain written out here: shoulder 0.1 m up, links 0.30 and 0.25 m along +z at 0
+    x = 0.3 * np.sin(shoulder) + 0.25 * np.sin(shoulder + elbow)
+    z = 0.1 + 0.3 * np.cos(shoulder) + 0.25 * np.cos(shoulder + elbow)
+    assert f"{x:.4f} {z:.4f}" == "0.0699 0.6021"
+    np.testing.assert_allclose(arm.tool_position(arm.mjcf_text()), [x, 0, z], atol=1e-12)
+
+
+def _mjcf_weighs_three_inertials():
+    model = compiled.compile_xml(arm.mjcf_text())
+    assert f"{compiled.total_mass(model):.1f}" == "3.6"
+    assert sorted(np.round(model.body_mass[1:], 6).tolist()) == [0.6, 1.0, 2.0]
+
+
+def _wrist_import():
+    model = urdf.compile_urdf(check.lesson_urdfs()["lift_and_wrist"])
+    wrist = model.joint("wrist").id
+    np.testing.assert_array_equal(model.jnt_axis[wrist], [1, 0, 0])
+    assert not model.jnt_limited[wrist] and not model.jnt_actfrclimited[wrist]
+
+
+def _saved_file_choices():
+    saved = urdf.saved_mjcf(arm.urdf_text())
+    assert '<compiler angle="radian"/>' in saved and "<option" not in saved
+    assert 'size="0.03 0.15" pos="0 0 0.15" type="cylinder"' in saved
+
+
+def _kept_links_change_no_physics():
+    """The import with visuals and the welded base kept gives the same accelerations as the
+    default one at any state, contacts included; only the reported mass differs. (Stepped
+    for a second through the base's contacts the two drift apart from a round-off of 6e-17
+    m at step 3, the extra body's transform, not from any difference in the physics.)"""
+    default = urdf.compile_urdf(arm.urdf_text())
+    kept = urdf.compile_urdf(
+        urdf.with_mujoco_block(arm.urdf_text(), fusestatic=False, discardvisual=False)
+    )
+    rng = np.random.default_rng(5)
+    touching = 0
+    for _ in range(20):
+        qpos, qvel = rng.uniform(-1.5, 1.5, 2), rng.uniform(-2, 2, 2)
+        found = []
+        for model in (default, kept):
+            data = mujoco.MjData(model)
+            data.qpos[:], data.qvel[:] = qpos, qvel
+            mujoco.mj_forward(model, data)
+            found.append((data.qacc.copy(), data.ncon))
+        np.testing.assert_allclose(found[0][0], found[1][0], rtol=1e-9, atol=1e-9)
+        assert found[0][1] == found[1][1]
+        touching += found[0][1] > 0
+    assert touching >= 3  # some of the states press the arm on the base's box
+    assert compiled.total_mass(kept) - compiled.total_mass(default) == pytest.approx(2.0)
+
+
+def _effort_clamps_the_motor():
+    test_check_yourself_keys_hold_in_mujoco()
+
+
 # (sentence of the prose, its check). Sentences are matched with white space squeezed.
 CLAIMS = [
     ("A URDF joint without `<axis>` turns about x, and an MJCF joint without `axis` turns "
@@ -333,8 +439,45 @@ CLAIMS = [
     ("a body with no joint is welded to its parent", _welded),
     ("MuJoCo drops URDF visuals by default", _visuals_dropped),
     ("MuJoCo fuses fixed-joint links into their parent", _fixed_links_fused),
-    ("every geom pair, except a body and its parent | a parent welded to the world does not "
-     "count", _parent_filter),
+    ("every geom pair, except a body and its parent, and bodies welded together (no joint "
+     "between them) | a parent welded to the world does not count", _parent_and_weld_filters),
+    ("MuJoCo refuses to compile a massless link on a moving joint (\"mass and inertia of moving "
+     "bodies must be larger than mjMINVAL\", the element map's cell above), so give every "
+     "moving link its mass.", _massless_moving_link_refused),
+    ("MuJoCo fuses links on fixed joints into their parent (the base link into the world, the "
+     "tool link into the forearm), discards URDF visuals, and makes no actuator from a "
+     "<transmission>.", _import_counts),
+    ("MuJoCo filters contacts between a body and its parent only when the parent is not welded "
+     "to the world.", _parent_filter),
+    ("A contact between a link and a base welded to the world is never filtered: exclude it.",
+     _parent_filter),
+    ("MuJoCo stores the result as the child body's quaternion, scalar first, $(w, x, y, z)$.",
+     _scalar_first),
+    ("`eulerseq=\"XYZ\"`, capital letters, means fixed axes, as URDF does.", _eulerseq),
+    ("MuJoCo puts the tool at x = **0.0699** m, z = **0.6021** m", _tool_figures),
+    ("**3.6** kg: the base, the upper arm and the forearm, each stated in its own `<inertial>`.",
+     _mjcf_weighs_three_inertials),
+    ("The wrist turns about $x$ of its own frame, and has no position limit and no force range.",
+     _wrist_import),
+    ("The saved file also shows MuJoCo's own choices: the cylinders written as `size` and `pos`, "
+     "`compiler angle=\"radian\"`, and no `<option>` at all (MuJoCo's defaults).",
+     _saved_file_choices),
+    ("MJCF's `size` holds half-lengths where a length is meant", _half_lengths),
+    ("MJCF's own `euler` attribute, with its default `eulerseq=\"xyz\"`, means moving axes, and "
+     "gives a different orientation from the same three numbers", _eulerseq),
+    ("URDF names them `ixx ixy ixz iyy iyz izz`, the upper triangle row by row; MJCF's "
+     "`fullinertia` wants the diagonal first.", _inertia_order),
+    ("A joint turns everything beyond it, so a link points along the angle of its own joint "
+     "**plus** the angles of all the joints before it.", _tool_figures),
+    ("Keeping the visuals costs nothing in the physics; keeping `base_link` as a body welded to "
+     "the world changes nothing either, except the mass MuJoCo reports.",
+     _kept_links_change_no_physics),
+    ("base_link has no joint, so the upper arm's cylinder and the base box collide as soon as "
+     "the shoulder turns.", _pinned_shoulder),
+    ("The servo's 20 N m cannot push the cylinder's rim through the box's top face.",
+     _pinned_shoulder),
+    ("20 N m: the import turned the effort into the joint's actuatorfrcrange, which clamps the "
+     "actuator force on the joint.", _effort_clamps_the_motor),
     ("no fixed units; angles in degrees by default", _mjcf_degrees_default),
     ("armature (reflected rotor inertia) has no URDF form", _no_armature),
     ("the six numbers come in another order", _inertia_order),

@@ -335,15 +335,19 @@ def rolling_acceleration(rolling_acceleration) -> None:
 
 
 def compare_floored_ratio(floored_rolling_ratio, chosen, r0: float, slope_deg: float = 10.0):
-    """Assert floored_rolling_ratio matches MuJoCo: the part's acceleration down the slope
-    with the floor at r0 (applied only when MuJoCo's smallest moment is below the ring's)
-    over its acceleration without. (MuJoCo's soft contact rolls a part on a radius about
-    0.1 mm short of its own, which moves the ratio by up to 1.7 % for a 9 mm part and a
-    12 mm floor: keep R at 9 mm or more.)"""
+    """Assert floored_rolling_ratio matches MuJoCo for a slender part: its acceleration down
+    the slope with the floor at r0, applied when the lesson's rule raises it (`raised`), over
+    its acceleration without. floored_rolling_ratio is asked only about slender parts (a
+    compact part is never raised, and its r_g, r0 and R cannot tell it from a slender one), so
+    a compact `chosen` is a mistake of the caller: ValueError. (MuJoCo's soft contact rolls a
+    part on a radius about 0.1 mm short of its own, which moves the ratio by up to 1.7 % for a
+    9 mm part and a 12 mm floor: keep R at 9 mm or more.)"""
     chosen = parts.part(chosen)
     mass, r_g = _rolling_case(chosen)
-    smallest = float(min(parts.properties(chosen).principal))
-    floored = ["part"] if smallest < parts.ring_inertia(mass, r0) else []
+    moments = parts.properties(chosen).principal.tolist()
+    if max(moments) < 4.0 * min(moments):
+        raise ValueError(f"the {chosen.name} is compact: floored_rolling_ratio is not asked")
+    floored = ["part"] if raised(mass, moments, r0)[0] else []
     plain = runs.roll({"part": chosen}, slope_deg, 0.5)["part"].acceleration()
     with_floor = runs.roll({"part": chosen}, slope_deg, 0.5, floored, r0)["part"].acceleration()
     call = f"floored_rolling_ratio({r_g:.4g}, {r0:.4g}, {chosen.radius:.4g}) (the {chosen.name})"
@@ -446,6 +450,16 @@ def random_round_part(
     else:
         content = parts.cylinder(radius, half, mass, "0.5 0.5 0.5 1", shell=kind == "shell")
     return parts.Part(name, content, radius, f"a random {kind}")
+
+
+def random_slender_round_part(rng: np.random.Generator, **options) -> parts.Part:
+    """A random_round_part (same options) that is slender as the lesson's rule counts it: its
+    largest principal moment at least 4 times its smallest. Drawn again until it is."""
+    while True:
+        chosen = random_round_part(rng, **options)
+        moments = parts.properties(chosen).principal
+        if moments.max() >= 4.0 * moments.min():
+            return chosen
 
 
 def rolling_rg(chosen) -> float:

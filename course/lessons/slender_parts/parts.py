@@ -77,7 +77,7 @@ PARTS = {
             MARKER_RADIUS,
             "YCB's large marker (the seed's figures)",
         ),
-        Part("pencil", cylinder(0.0036, 0.0875, 0.005, "0.9 0.7 0.2 1"), 0.0036, "7 mm x 175 mm"),
+        Part("pencil", cylinder(0.0036, 0.0875, 0.005, "0.9 0.7 0.2 1"), 0.0036, "7.2 mm x 175 mm"),
         Part("coin", cylinder(0.0129, 0.0011, 0.0085, "0.8 0.7 0.3 1"), 0.0129, "26 mm coin"),
         Part(
             "die",

@@ -644,17 +644,25 @@ class Landing:
     time_s: float
 
 
-def cube_landing(
+def landing_of(heights, timestep: float) -> Landing:
+    """The landing of a fall sampled every `timestep` s: heights (m) of the bottom face above
+    the table top, the first at t = 0. The time is interpolated linearly between the two
+    samples around the crossing, so a fall that is exact at every sample still lands off the
+    true time by what the straight line misses of the curve."""
+    return Landing(falls.landing_step(heights), falls.landing_time(heights, timestep))
+
+
+def cube_fall_heights(
     integrator: str = "Euler",
     timestep: float = 0.002,
     drop_height: float = 0.40,
     gravity: float = 9.81,
     mass: float = 1.0,
     air_density: float = 0.0,
-) -> Landing:
-    """Landing of lesson 01's 20 cm cube (`mass` kg, its bottom face `drop_height` m above the
-    table top, in vacuum unless `air_density` kg/m^3 is given: 1.2 is air) when it is stepped
-    with `integrator`."""
+) -> np.ndarray:
+    """Height (m) of the bottom face of lesson 01's 20 cm cube (`mass` kg) above the table top
+    at every step of `integrator`, from `drop_height` at t = 0 to the first step at or below
+    0; in vacuum unless `air_density` kg/m^3 is given: 1.2 is air."""
     xml = with_integrator(
         falls.shape_drop("box", (0.1, 0.1, 0.1), mass, air_density, timestep, gravity), integrator
     )
@@ -669,4 +677,19 @@ def cube_landing(
             raise RuntimeError("the cube did not land in twice the vacuum fall time")
         mujoco.mj_step(model, data)
         heights.append(drop_height + data.qpos[z] - start)
-    return Landing(falls.landing_step(heights), falls.landing_time(heights, timestep))
+    return np.array(heights)
+
+
+def cube_landing(
+    integrator: str = "Euler",
+    timestep: float = 0.002,
+    drop_height: float = 0.40,
+    gravity: float = 9.81,
+    mass: float = 1.0,
+    air_density: float = 0.0,
+) -> Landing:
+    """Landing of lesson 01's 20 cm cube (`mass` kg, its bottom face `drop_height` m above the
+    table top, in vacuum unless `air_density` kg/m^3 is given: 1.2 is air) when it is stepped
+    with `integrator`."""
+    heights = cube_fall_heights(integrator, timestep, drop_height, gravity, mass, air_density)
+    return landing_of(heights, timestep)

@@ -232,6 +232,51 @@ def parent_child_contacts() -> dict[str, int]:
     return found
 
 
+SIBLINGS_ON_A_FREE_BODY = """<mujoco>
+  <worldbody>
+    <body name="carrier">
+      <freejoint/>
+      <geom type="box" size="0.02 0.02 0.02"/>
+      <body name="left" pos="0 0.3 0">{joint}
+        <geom type="sphere" size="0.1"/>
+      </body>
+      <body name="right" pos="0 0.45 0">{joint}
+        <geom type="sphere" size="0.1"/>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>"""
+
+
+def sibling_contacts() -> dict[str, int]:
+    """Contacts between two overlapping spheres, two children of one free body that are not
+    each other's parent: welded to it (no joint) and each on its own hinge."""
+    found = {}
+    for name, joint in (("welded", ""), ("hinged", "\n        <joint type='hinge'/>")):
+        model = compiled.compile_xml(SIBLINGS_ON_A_FREE_BODY.format(joint=joint))
+        data = mujoco.MjData(model)
+        mujoco.mj_forward(model, data)
+        found[name] = data.ncon
+    return found
+
+
+MASSLESS_INERTIAL = """
+    <inertial>
+      <mass value="0"/>
+      <inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/>
+    </inertial>"""
+
+
+def massless_link() -> dict[str, str]:
+    """What MuJoCo's import makes of a URDF link with zero mass and inertia and no geometry,
+    on a moving (revolute) joint and on a fixed one: MuJoCo's refusal, or "compiles"."""
+    found = {}
+    for kind in ("revolute", "fixed"):
+        model, error = compiled.compile_or_error(one_joint_urdf(kind, link=MASSLESS_INERTIAL))
+        found[kind] = "compiles" if model is not None else error
+    return found
+
+
 def missing_inertial() -> float:
     """Mass (kg) MuJoCo's import gives a URDF link without <inertial> whose only collision is a
     0.2 m cube: the geom weighed at the default density."""
@@ -252,7 +297,8 @@ def rows() -> list[tuple[str, str]]:
     axes, poses, ranges = axis_defaults(), placement(), limits()
     force, tensors, sizes = efforts(), inertia_orders(), geometry_sizes()
     shown, defaults, joint, counts = visuals(), compiler_defaults(), dynamics(), import_counts()
-    contacts = parent_child_contacts()
+    contacts, siblings = parent_child_contacts(), sibling_contacts()
+    massless = massless_link()
     return [
         ("joint axis", f"URDF, no <axis>: {_vector(axes['urdf'])}; MJCF, no axis: "
          f"{_vector(axes['mjcf'])}"),
@@ -266,6 +312,8 @@ def rows() -> list[tuple[str, str]]:
         ("inertia", f"one tensor: URDF {_text(URDF_SIX)} = fullinertia {_text(MJCF_SIX)} "
          f"(same: {bool(np.allclose(tensors['urdf'], tensors['mjcf']))}); URDF's order as "
          f"fullinertia: {tensors['urdf order as fullinertia']}"),
+        ("massless link", f"zero mass and inertia on a revolute joint -> "
+         f"{massless['revolute']!r}; on a fixed joint -> {massless['fixed']}"),
         ("geometry", f"URDF box 0.2 0.1 0.06 -> geom_size {_vector(sizes['box'])}; cylinder "
          f"r 0.03 length 0.3 -> {_vector(sizes['cylinder'][:2])}"),
         ("visual and collision", f"URDF link with one of each -> {shown['default']} geom; with "
@@ -276,7 +324,9 @@ def rows() -> list[tuple[str, str]]:
         ("tool frame", f"massless link on a fixed joint -> nsite = {counts['nsite']}, "
          f"nbody = {counts['nbody']} (world and one link)"),
         ("contacts", f"overlapping child and parent: {contacts['moving parent']} contacts when the "
-         f"parent moves, {contacts['welded parent']} when it is welded to the world"),
+         f"parent moves, {contacts['welded parent']} when it is welded to the world; two "
+         f"overlapping children of one free body: {siblings['welded']} welded to it, "
+         f"{siblings['hinged']} on hinges"),
         ("units", f"angles in degrees by default: MJCF {defaults['mjcf']['degree']}, "
          f"URDF {defaults['urdf']['degree']}"),
         ("compiler", f"fusestatic MJCF {defaults['mjcf']['fusestatic']} / URDF "
