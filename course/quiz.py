@@ -44,10 +44,12 @@ _MAX_CHOICES = len(string.ascii_uppercase)
 WIDTH = 88  # characters a line of a widget's text: wrapped here, between words
 QUIZ_CLASS = "course-quiz"
 # ipywidgets gives each radio label one line's height and lets it run past the right edge;
-# this lets a long choice wrap within the cell (JupyterLab's ipywidgets 8 and Colab's 7).
+# these rules let a long choice wrap within the cell, its lines beside the button (ipywidgets
+# 8 puts the button after the text in the label; `order` puts it first either way).
 WRAP_LABELS = (
-    f"<style>.{QUIZ_CLASS} label {{height: auto; line-height: 1.35; white-space: normal;"
-    " padding: 2px 0;}</style>"
+    f"<style>.{QUIZ_CLASS} label {{display: flex; align-items: baseline; height: auto;"
+    f" line-height: 1.35; white-space: normal; padding: 2px 0;}}"
+    f" .{QUIZ_CLASS} label input {{order: -1; flex: none;}}</style>"
 )
 KEEP_IT = "Write that line in the answer cell above so it survives a re-run."
 
