@@ -163,8 +163,8 @@ def test_blank_release_runs_to_the_end_quietly(lesson, tmp_path):
 
 
 OUTPUT_LINES = 30  # lines of one cell's output a learner reads without losing the lesson
-# Lessons held to it; a model file is shown folded there (pictures.show_listing). Lessons 03
-# and 04 still print a 33- and a 31-line output.
+# Lessons held to it; a model file is shown folded there (course.listing). Lessons 03 and 04
+# still print a 33- and a 31-line file, which the learner reads line by line.
 SHORT_OUTPUT_LESSONS = ("05-urdf-and-mjcf",)
 
 

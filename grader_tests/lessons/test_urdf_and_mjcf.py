@@ -8,7 +8,6 @@ notebook's answer cells (support/lesson_code.py), the wrong ones its mistake fix
 
 from __future__ import annotations
 
-import html
 import re
 from pathlib import Path
 
@@ -570,23 +569,3 @@ def test_lesson_folder_ships_its_models():
     assert {p.name for p in models.iterdir()} >= {"two_link_arm.xml", "two_link_arm.urdf.xml"}
     assert all(p.suffix == ".xml" for p in models.iterdir()), "pyproject ships models/*.xml"
     assert nbformat  # the notebook reader is the one nbgrader uses
-
-
-def test_a_long_file_is_shown_folded():
-    """show_listing's Listing: the page shows a title line with the line count that opens
-    onto the whole text (escaped, in a scrolling box); plain text shows the title, the first
-    lines and how many more."""
-    text = arm.urdf_text()
-    lines = text.splitlines()
-    assert len(lines) > 60  # the lesson's arm, long enough to need folding
-    listing = pictures.Listing("The arm in URDF", text)
-    page = listing._repr_html_()
-    assert page.startswith("<details><summary>") and page.endswith("</details>")
-    assert f"The arm in URDF: {len(lines)} lines" in page
-    assert "overflow: auto" in page and "max-height" in page
-    shown = re.search(r"<pre[^>]*>(.*)</pre>", page, re.S).group(1)
-    assert html.unescape(shown) == text and "<robot" not in shown
-    plain = repr(listing).splitlines()
-    assert plain[0] == "The arm in URDF:" and plain[1:-1] == lines[: len(plain) - 2]
-    assert plain[-1] == f"... {len(lines) - (len(plain) - 2)} more lines" and len(plain) <= 15
-    assert repr(pictures.Listing("short", "a\nb")).splitlines() == ["short:", "a", "b"]

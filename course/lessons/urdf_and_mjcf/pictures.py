@@ -1,6 +1,5 @@
 """Lesson 05's plots: the arm's pose beside the learner's tip, the servos settling under
-gravity, the shoulder with and without the base's contact exclude; and its model files shown
-folded (`show_listing`), so a hundred-line URDF does not fill the notebook.
+gravity, the shoulder with and without the base's contact exclude.
 
 The numbers the prose states are computed and printed in the lesson's cells (MuJoCo's runs of
 `arm`, the learner's planar_arm_tip); these helpers only draw them and show them. While
@@ -9,9 +8,6 @@ one sees a figure there.
 """
 
 from __future__ import annotations
-
-import html
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -76,42 +72,3 @@ def exclude_plot(runs: dict, target: float = arm.TARGETS[0]) -> None:
     ax.set(xlabel="time (s)", ylabel="shoulder angle (rad)", title="The shoulder against the base")
     ax.legend()
     plt.show()
-
-
-LISTING_HEAD = 12  # lines of a folded file shown where only plain text is shown
-
-
-@dataclass(frozen=True)
-class Listing:
-    """A model file's text, shown folded: in JupyterLab, Colab and the feedback page a title
-    line that opens onto the whole text in a scrolling box; as plain text, the title, the first
-    LISTING_HEAD lines and how many more there are."""
-
-    title: str
-    text: str
-
-    def _repr_html_(self) -> str:
-        count = len(self.text.splitlines())
-        return (
-            f"<details><summary>{html.escape(self.title)}: {count} lines (click to open)"
-            '</summary><pre style="max-height: 24em; overflow: auto">'
-            f"{html.escape(self.text)}</pre></details>"
-        )
-
-    def __repr__(self) -> str:
-        lines = self.text.splitlines()
-        more = len(lines) - LISTING_HEAD
-        tail = [f"... {more} more lines"] if more > 0 else []
-        return "\n".join([f"{self.title}:", *lines[:LISTING_HEAD], *tail])
-
-
-def show_listing(text: str, title: str) -> None:
-    """Display the file `text` folded under `title` (a Listing); outside IPython print its
-    plain-text form. Returns None."""
-    listing = Listing(title, text)
-    try:
-        from IPython.display import display
-    except ImportError:
-        print(repr(listing))
-        return
-    display(listing)
