@@ -50,11 +50,13 @@ $(COLAB_STAMP): $(STAMP) pyproject.toml classroom/setup_cell.py Makefile
 ## lab: set up and open the lessons in JupyterLab (learners)
 # Learners work on copies in my-lessons/, so release/ stays as published; a lesson already
 # copied is never overwritten. lab/learner/ turns nbgrader's authoring and grading UI off for
-# this JupyterLab only (an instructor's `.venv/bin/jupyter lab` keeps it).
+# this JupyterLab only (an instructor's `.venv/bin/jupyter lab` keeps it). JupyterLab refuses
+# to run as root (a container's usual user) unless told so: told only then.
 lab: $(STAMP)
 	mkdir -p my-lessons
 	cp -Rn release/. my-lessons/
-	JUPYTER_CONFIG_PATH=$(CURDIR)/lab/learner $(BIN)/jupyter lab --notebook-dir=my-lessons
+	JUPYTER_CONFIG_PATH=$(CURDIR)/lab/learner $(BIN)/jupyter lab --notebook-dir=my-lessons \
+		$(if $(filter 0,$(shell id -u)),--allow-root) $(CURDIR)/my-lessons/START.md
 
 ## test: set up and run every check of the course and its autograder
 # The browser tests need Debian's chromium (.ci/run installs it; or `apt-get install chromium`):

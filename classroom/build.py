@@ -55,6 +55,9 @@ from classroom.notebooks import (
 REPO_ROOT = notebooks.ROOT
 CONFIG_FILE = "nbgrader_config.py"
 STEPS = ("release", "solution")  # what the build writes from source/
+# The lessons folder's first page (where to begin, how a lesson works): written once, in
+# source/, and copied by every build to release/, so `make lab` and a download both have it.
+START_PAGE = "START.md"
 
 RELEASE_MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
 SOLUTION_MARKERS = ("HIDDEN TESTS",)
@@ -359,10 +362,28 @@ def build(
 ) -> dict:
     """Build the named lessons (all of source/ by default) into out_root (default: root)."""
     lessons = discover_lessons(root) if lessons is None else lessons
+    out_root = Path(root if out_root is None else out_root)
     written = {}
     for lesson in lessons:
-        written.update(build_lesson(lesson, root if out_root is None else out_root, root=root))
+        written.update(build_lesson(lesson, out_root, root=root))
+    start = Path(root) / "source" / START_PAGE
+    if start.is_file():
+        copied = out_root / "release" / START_PAGE
+        copied.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(start, copied)
+        written[f"release/{START_PAGE}"] = copied
     return written
+
+
+def start_page_problems(*, root: Path | str = REPO_ROOT) -> list[str]:
+    """The start page missing from source/, or release/'s copy of it missing or stale."""
+    root = Path(root)
+    start, copied = root / "source" / START_PAGE, root / "release" / START_PAGE
+    if not start.is_file():
+        return [f"missing: source/{START_PAGE}, the lessons folder's first page"]
+    if not copied.is_file() or copied.read_bytes() != start.read_bytes():
+        return [f"differs: release/{START_PAGE} is not a copy of source/{START_PAGE}"]
+    return []
 
 
 # --------------------------------------------------------------------------------------------
@@ -420,6 +441,7 @@ def check(lessons: list[str] | None = None, *, root: Path | str = REPO_ROOT) -> 
         if (root / "pyproject.toml").is_file():  # a course package, which has a wheel
             problems.extend(wheel.wheel_problems(root))
             problems.extend(readme_problems(root))
+        problems.extend(start_page_problems(root=root))
     return problems
 
 

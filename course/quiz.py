@@ -29,10 +29,28 @@ import ipywidgets
 
 from course import runtime
 
-__all__ = ["Choice", "answer_in", "check_choice", "choose", "letters", "reveal", "verdict"]
+__all__ = [
+    "Choice",
+    "answer_in",
+    "check_choice",
+    "choose",
+    "letters",
+    "prediction_cell",
+    "reveal",
+    "verdict",
+]
 
 _MAX_CHOICES = len(string.ascii_uppercase)
 WIDTH = 88  # characters a line of a widget's text: wrapped here, between words
+QUIZ_CLASS = "course-quiz"
+# ipywidgets gives each radio label one line's height and lets it run past the right edge;
+# these rules let a long choice wrap within the cell, its lines beside the button (ipywidgets
+# 8 puts the button after the text in the label; `order` puts it first either way).
+WRAP_LABELS = (
+    f"<style>.{QUIZ_CLASS} label {{display: flex; align-items: baseline; height: auto;"
+    f" line-height: 1.35; white-space: normal; padding: 2px 0;}}"
+    f" .{QUIZ_CLASS} label input {{order: -1; flex: none;}}</style>"
+)
 KEEP_IT = "Write that line in the answer cell above so it survives a re-run."
 
 
@@ -46,6 +64,17 @@ def letters(n_choices: int) -> list[str]:
 def _spelled(allowed: list[str]) -> str:
     quoted = [f'"{letter}"' for letter in allowed]
     return ", ".join(quoted[:-1]) + " or " + quoted[-1]
+
+
+def prediction_cell(name: str, n_choices: int) -> str:
+    """The answer cell of a prediction, as every lesson writes it: the letters to write, and
+    that the buttons below set the variable for this session only (a re-run keeps only what
+    the cell says)."""
+    return (
+        f"# Your guess, {_spelled(letters(n_choices))}, written on the next line. The buttons"
+        " below\n# set it for this session only; only a letter written here counts.\n"
+        f"{name} = None"
+    )
 
 
 def _problem(name: str, value: object, n_choices: int) -> str | None:
@@ -173,7 +202,7 @@ def choose(
 
     buttons = _radio_buttons(allowed, choices)
     output = ipywidgets.Output()
-    box = ipywidgets.VBox([buttons, output])
+    box = ipywidgets.VBox([ipywidgets.HTML(WRAP_LABELS), buttons, output])
 
     _show_recorded(namespace.get(name), name, allowed, buttons, output, answer, why)
 
@@ -236,8 +265,8 @@ def _radio_buttons(allowed: list[str], choices: Sequence[str]):
             (f"{letter}. {text}", letter) for letter, text in zip(allowed, choices, strict=True)
         ],
         index=None,
-        layout=ipywidgets.Layout(width="max-content"),
-    )
+        layout=ipywidgets.Layout(width="auto", max_width="100%"),
+    ).add_class(QUIZ_CLASS)
 
 
 def _user_namespace(caller_globals: dict) -> MutableMapping:

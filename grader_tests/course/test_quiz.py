@@ -341,3 +341,34 @@ def test_a_graded_question_printed_while_grading_never_says_right_or_wrong(grade
     text = capsys.readouterr().out
     assert 'Your recorded answer: check_answer = "B".' in text
     assert "Right" not in text and "Not this one" not in text
+
+
+def test_long_choices_wrap_within_the_cell():
+    """A long choice wraps inside the cell instead of running past its right edge: the
+    buttons carry the quiz class, are no wider than the cell, and the box brings the style
+    that lets their labels take more than one line."""
+    choice = quiz.choose("q", ["short", "a long choice " * 12], namespace={})
+    assert quiz.QUIZ_CLASS in choice.buttons._dom_classes
+    assert choice.buttons.layout.width != "max-content"
+    assert choice.buttons.layout.max_width == "100%"
+    style = choice.box.children[0]
+    assert isinstance(style, ipywidgets.HTML)
+    assert f".{quiz.QUIZ_CLASS} label" in style.value
+    assert "white-space: normal" in style.value and "height: auto" in style.value
+
+
+def test_prediction_cell_says_only_the_written_letter_counts():
+    """A prediction's answer cell names the letters, says the buttons set the variable for
+    this session only and that only the letter written in the cell counts, then sets it to
+    None; it is valid Python with lines the formatter keeps."""
+    text = quiz.prediction_cell("predict_vacuum", 4)
+    *comment, last = text.splitlines()
+    assert last == "predict_vacuum = None"
+    said = " ".join(line.lstrip("# ") for line in comment)
+    assert '"A", "B", "C" or "D"' in said
+    assert "for this session only" in said and "only a letter written here counts" in said
+    assert "fill it in" not in said
+    assert all(len(line) <= 100 for line in text.splitlines())
+    namespace = {}
+    exec(compile(text, "cell", "exec"), namespace)
+    assert namespace["predict_vacuum"] is None

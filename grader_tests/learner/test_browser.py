@@ -22,8 +22,9 @@ notebooks and checks what the learner sees:
   an unwritten function, or a check's short block, is what the learner should see);
 - a wrong answer typed into the lesson's first graded function (a mistake fixture's text):
   its check shows one block of at most 8 lines with the hint, no traceback through course code;
-- a predict-first question: a click on the right letter says "Right:", a wrong one "Not this
-  one:".
+- a predict-first question: the first click, on the right letter, says "Right:" and reminds
+  the learner to write the line in the answer cell; a wrong one "Not this one:"; every quiz's
+  labels stay within the cell (a long choice wraps).
 
 Screenshots go to grader_tests/artefacts/. The formgrader page, opened as the instructor (the
 user running the server), must list every lesson.
@@ -74,6 +75,7 @@ from learner_checks import (
 from nbgrader_harness import blank_release, filled_release
 
 from classroom import notebooks, setup_cell
+from course import quiz
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTEFACTS = Path(__file__).resolve().parents[1] / "artefacts"
@@ -478,6 +480,8 @@ def _check_quizzes(page, nb, lesson: str) -> None:
         assert [label.strip()[:2] for label in labels] == [
             f"{letter}." for letter in "ABCDEFGH"[: len(labels)]
         ], labels
+        overflowing = _labels_past_the_edge(cell)
+        assert overflowing == [], f"{lesson}: {question.name}: labels past the cell's edge"
         checked = [i for i, radio in enumerate(radios.all()) if radio.is_checked()]
         output = cell.locator(".widget-output")
         if not checked:  # nothing recorded yet: the explanation stays hidden
@@ -493,6 +497,17 @@ def _check_quizzes(page, nb, lesson: str) -> None:
         assert not problems, f"{lesson}: {problems}"
         if number == 0:
             _shoot(page, cell, f"{lesson}-quiz.png")
+
+
+def _labels_past_the_edge(cell) -> list[str]:
+    """The quiz labels of `cell` whose right edge lies beyond the cell's: a long choice must
+    wrap inside the notebook, not run past its right edge."""
+    edge = cell.bounding_box()
+    return [
+        label.inner_text()
+        for label in cell.locator(".widget-radio-box label").all()
+        if (box := label.bounding_box()) and box["x"] + box["width"] > edge["x"] + edge["width"] + 1
+    ]
 
 
 def _check_videos(page, nb, lesson: str) -> None:
@@ -661,9 +676,10 @@ def test_wrong_answer_shows_a_short_check_block(lesson, learner_lab, browser):
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("lesson", RELEASED)
 def test_quiz_click_says_right_or_wrong(lesson, learner_lab, browser):
-    """On the first predict-first question, a click on the right letter (the one its
-    explanation opens with) says "Right:", a click on another "Not this one:", each followed
-    by the explanation."""
+    """On the first predict-first question, the first click (on the right letter, the one its
+    explanation opens with) records the letter, reminds the learner to write that line in the
+    answer cell (quiz.KEEP_IT) and says "Right:"; a second click, on another letter, "Not this
+    one:"; each followed by the explanation."""
     nb = blank_release(lesson)
     question = next((q for q in quiz_cells(nb) if q.answer), None)
     assert question, f"{lesson}: no predict-first question tells its right letter"
@@ -682,6 +698,7 @@ def test_quiz_click_says_right_or_wrong(lesson, learner_lab, browser):
             radios.nth("ABCDEFGH".index(letter)).click()
             verdict = told.format(letter=letter, answer=question.answer)
             expect(output).to_contain_text(verdict, timeout=15_000)
+            expect(output).to_contain_text(quiz.KEEP_IT)  # the first click's message too
             problems = feedback_problems(
                 question.name, letter, question.answer, output.inner_text()
             )

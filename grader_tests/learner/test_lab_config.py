@@ -1,5 +1,5 @@
-"""The learner's JupyterLab (`make lab`, lab/learner/) has none of nbgrader's UI; the
-instructor's keeps it.
+"""The learner's JupyterLab (`make lab`, lab/learner/) has none of nbgrader's UI and no news
+pop-up; the instructor's keeps nbgrader.
 
 Each test starts a real JupyterLab server (127.0.0.1, a free port, a token, empty user config)
 the way its user does, and asks it for nbgrader's pages and for the page config the browser
@@ -101,8 +101,19 @@ def test_learner_lab_has_no_nbgrader_ui(serve):
 
 
 @pytest.mark.timeout(180)
+def test_learner_lab_asks_about_no_news(serve):
+    """No "official Jupyter news?" pop-up over the corner: the page tells JupyterLab that news
+    is off (JupyterLab's default, a news feed, would ask; without news it checks for no
+    updates either)."""
+    url, token = serve(LEARNER_CONFIG)
+    config = _page_config(url, token)
+    assert config.get("news") == {"disabled": True}, config.get("news")
+
+
+@pytest.mark.timeout(180)
 def test_instructor_lab_keeps_nbgrader(serve):
     url, token = serve(None)
     config = _page_config(url, token)
     assert "@jupyter/nbgrader" not in config.get("disabledExtensions", [])
+    assert config.get("news") == {"disabled": False}, "the instructor's JupyterLab is as installed"
     assert _status(f"{url}/formgrader?token={token}") == 200

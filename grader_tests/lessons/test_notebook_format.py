@@ -5,8 +5,10 @@ import ast
 import re
 
 import pytest
+from learner_checks import quiz_cells
 
 from classroom import build, notebooks
+from course import quiz
 
 SNAKE_CASE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
 LESSON_NAME = re.compile(r"^\d\d-[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -147,3 +149,36 @@ def test_delimiters_are_spelled_exactly(lesson, repo_root):
                     f"cell {index}: {line.strip()!r} is not one of {sorted(DELIMITERS)}"
                 )
     assert not problems, "\n".join(problems)
+
+
+def test_prediction_answer_cells_say_what_counts(lesson, repo_root):
+    """Each prediction's answer cell is quiz.prediction_cell: the buttons set the variable for
+    this session only, and only the letter written in the cell counts (no cell claims the
+    buttons fill the cell in)."""
+    nb = _source(lesson, repo_root)
+    problems = []
+    for question in quiz_cells(nb):
+        if question.answer is None:
+            continue  # a graded question: its nbgrader answer cell says what is graded
+        setting = [
+            index
+            for index, cell in enumerate(nb.cells)
+            if cell.cell_type == "code" and f"{question.name} = None" in cell.source.splitlines()
+        ]
+        wanted = quiz.prediction_cell(question.name, question.choices)
+        if len(setting) != 1 or nb.cells[setting[0]].source != wanted:
+            problems.append(f"{question.name}: answer cells {setting}, want {wanted!r}")
+    stale = [i for i, cell in enumerate(nb.cells) if "fill it in" in cell.source]
+    assert not problems and not stale, "\n".join(
+        problems + [f"cell {i}: 'fill it in'" for i in stale]
+    )
+
+
+def test_start_page_is_in_release_and_names_every_lesson(repo_root, lessons):
+    """release/START.md, the lessons folder's first page, is the build's copy of
+    source/START.md, names every lesson's folder and says where to begin."""
+    assert build.start_page_problems(root=repo_root) == []
+    page = (repo_root / "release" / build.START_PAGE).read_text(encoding="utf-8")
+    missing = [lesson for lesson in lessons if f"`{lesson}`" not in page]
+    assert missing == [], f"START.md does not name {missing}"
+    assert f"Begin with `{lessons[0]}/{lessons[0]}.ipynb`" in " ".join(page.split())
