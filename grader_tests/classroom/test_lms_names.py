@@ -183,7 +183,7 @@ def test_a_file_following_no_naming_is_a_row(tmp_path):
     assert sorted(jobs) == sorted(CANVAS_CLASS), "the stray file moved nobody"
     assert facts["unassigned"] == []
     [refused] = run._jobs([row], {}, 30)[1]
-    assert refused.status == "not graded" and refused.reason == row.refused
+    assert refused.status == "needs a human" and refused.reason == row.refused
 
 
 def test_a_mixed_download_warns_and_moves_nobody(tmp_path):
@@ -296,9 +296,9 @@ def test_grading_command_without_lesson_gives_every_file_a_row(tmp_path):
     assert sorted(rows) == ["1003", "1004", "1005", "1006", "unknown-readme"], sorted(rows)
     assert float(rows["1003"]["score"]) == 3.0 and float(rows["1005"]["score"]) == 3.0
     assert float(rows["1004"]["score"]) == 3.0, "the renamed notebook was graded"
-    assert rows["1006"]["status"] == "no notebook", rows["1006"]
+    assert rows["1006"]["status"] == "needs a human", rows["1006"]
     assert "report.pdf" in rows["1006"]["reason"], rows["1006"]
-    assert rows["unknown-readme"]["status"] == "not graded", rows["unknown-readme"]
+    assert rows["unknown-readme"]["status"] == "needs a human", rows["unknown-readme"]
     assert "README.txt" in rows["unknown-readme"]["reason"], rows["unknown-readme"]
     report = (course / "grading_report.txt").read_text(encoding="utf-8")
     assert "late (marked by the LMS)" in report, report
