@@ -198,7 +198,7 @@ def test_a_mixed_download_warns_and_moves_nobody(tmp_path):
     assert sorted(jobs) == ["1001", "1003", "alice", "bob", "carol"], sorted(jobs)
     (warning,) = facts["problems"]
     assert "mixes namings: 3 files by the pattern, 2 files by Canvas's names;" in warning, warning
-    lines = download.dry_run(write_zip(tmp_path / "m2.zip", members), [L4], tmp_path / "d")
+    lines, _ = download.dry_run(write_zip(tmp_path / "m2.zip", members), [L4], tmp_path / "d")
     assert lines[0] == "read as: pattern (3 files), canvas (2 files)", lines
     assert lines[1] == f"warning: {warning}", lines
 

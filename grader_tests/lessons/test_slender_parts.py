@@ -939,9 +939,8 @@ CLAIMS = [
      _marker_and_pencil_figures),
     # Experiment B
     ("the tube is weighed by MuJoCo as a thin shell, `shellinertia=\"true\"`", _tube_is_a_shell),
-    ("The marker, with its mass near the axis, is fastest (**1.216** m/s²), then the solid "
-     "cylinder (**1.128** m/s²), the floored marker (**0.924** m/s²) and the tube last "
-     "(**0.859** m/s²); each within 1.1 % of its law.", _race_figures),
+    ("The marker, with its mass near the axis, is fastest, then the solid cylinder, the "
+     "floored marker and the tube last; each within 1.1 % of its law.", _race_figures),
     ("The floor turns the fastest part of the race into the second slowest.", _race_order),
     # check yourself and the takeaways
     ("The floor multiplies the marker's axial moment by 2.11 but its tumbling moment by only "

@@ -507,7 +507,7 @@ CLAIMS = [
     ("`<position kp kv>` fixes the gain to $k_p$ and makes the bias affine, "
      "$(0, -k_p, -k_v)$", _position_storage),
     ("The shoulder's servo is stored as gain type `FIXED`", _position_storage),
-    ("which MuJoCo reports as $-$`qfrc_bias` when the arm is at rest", _gravity_torque),
+    ("which MuJoCo reports as `-qfrc_bias` when the arm is at rest", _gravity_torque),
     ("it is $\\tau_i = g \\sum_{k \\ge i} m_k\\,(x_{\\text{com},k} - x_{\\text{joint},i})$",
      _gravity_torque),
     ("A turn by $\\theta$ about $+y$ takes the direction $(0, 0, 1)$ to "
