@@ -677,7 +677,7 @@ def cube_fall_heights(
             raise RuntimeError("the cube did not land in twice the vacuum fall time")
         mujoco.mj_step(model, data)
         heights.append(drop_height + data.qpos[z] - start)
-    return np.array(heights)
+    return np.asarray(heights, dtype=float)  # metres, one per step
 
 
 def cube_landing(
