@@ -27,9 +27,9 @@ CANVAS_06, CANVAS_04 = "12345", "67890"
 RUN_TIMEOUT = 900
 NEEDS_HUMAN = {  # student: what their 06 submission is, and words its reason must hold
     "1002": ("a notebook cut in half", ""),
-    "1003": ("04's notebook handed in as 06's", "may not be"),
+    "1003": ("04's notebook handed in as 06's", "06-slender-parts's notebook: only"),
     "1004": ("a PDF only", "report.pdf"),
-    "1005": ("04's notebook as my-homework.ipynb", "may not be"),
+    "1005": ("04's notebook as my-homework.ipynb", "06-slender-parts's notebook: only"),
 }
 
 pytestmark = pytest.mark.timeout(3 * RUN_TIMEOUT)
