@@ -220,15 +220,20 @@ def import_counts() -> dict[str, int]:
     return {"nu": model.nu, "nsite": model.nsite, "nbody": model.nbody}
 
 
+def contacts_at_rest(xml: str) -> int:
+    """How many contacts MuJoCo finds in the model `xml` at its initial pose (mj_forward)."""
+    model = compiled.compile_xml(xml)
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    return data.ncon
+
+
 def parent_child_contacts() -> dict[str, int]:
     """Contacts between two overlapping spheres, a child body and its parent: when the parent
     moves (has a joint) and when the parent is welded to the world."""
     found = {}
     for name, joint in (("moving parent", "\n      <joint type='hinge'/>"), ("welded parent", "")):
-        model = compiled.compile_xml(OVERLAPPING_PAIR.format(parent_joint=joint))
-        data = mujoco.MjData(model)
-        mujoco.mj_forward(model, data)
-        found[name] = data.ncon
+        found[name] = contacts_at_rest(OVERLAPPING_PAIR.format(parent_joint=joint))
     return found
 
 
@@ -253,10 +258,7 @@ def sibling_contacts() -> dict[str, int]:
     each other's parent: welded to it (no joint) and each on its own hinge."""
     found = {}
     for name, joint in (("welded", ""), ("hinged", "\n        <joint type='hinge'/>")):
-        model = compiled.compile_xml(SIBLINGS_ON_A_FREE_BODY.format(joint=joint))
-        data = mujoco.MjData(model)
-        mujoco.mj_forward(model, data)
-        found[name] = data.ncon
+        found[name] = contacts_at_rest(SIBLINGS_ON_A_FREE_BODY.format(joint=joint))
     return found
 
 
