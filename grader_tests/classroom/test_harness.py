@@ -109,6 +109,7 @@ def make_toy_course(root):
     shutil.copyfile(build.REPO_ROOT / build.CONFIG_FILE, root / build.CONFIG_FILE)
     notebooks.write(toy_notebook(), notebooks.lesson_notebook(TOY, "source", root))
     (root / "source" / TOY / "data.txt").write_text("a file beside the notebook\n")
+    (root / "source" / build.START_PAGE).write_text("# Toy course\n\nStart with 00-toy.\n")
     mistakes = root / "mistakes" / TOY
     mistakes.mkdir(parents=True)
     for name, text in TOY_MISTAKES.items():
@@ -146,7 +147,7 @@ def test_build_writes_release_and_solution(toy_root):
     }
     assert names == {
         f"{step}/{TOY}/{name}" for step in build.STEPS for name in (f"{TOY}.ipynb", "data.txt")
-    }
+    } | {f"release/{build.START_PAGE}"}
     release = notebooks.lesson_notebook(TOY, "release", toy_root).read_text()
     solution = notebooks.lesson_notebook(TOY, "solution", toy_root).read_text()
     assert "pass  # YOUR CODE HERE" in release and "return 2 * x" not in release
@@ -174,12 +175,14 @@ def test_check_reports_stale_missing_extra_and_orphan_files(toy_copy):
     (toy_copy / "release" / TOY / ".ipynb_checkpoints").mkdir()
     (toy_copy / "release" / TOY / ".ipynb_checkpoints" / "x.ipynb").write_text("{}")
     (toy_copy / "release" / "99-gone").mkdir()
+    (toy_copy / "release" / build.START_PAGE).write_text("# An old start page\n")
     problems = build.check(root=toy_copy)
     assert problems == [
         f"differs: release/{TOY}/{TOY}.ipynb",
         f"not produced by the build: release/{TOY}/notes.txt",
         f"missing: solution/{TOY}/data.txt",
         "orphan: release/99-gone/ has no lesson in source/",
+        f"differs: release/{build.START_PAGE} is not a copy of source/{build.START_PAGE}",
     ]
     assert build.main(["--check", "--root", str(toy_copy)]) == 1
     assert build.main(["--root", str(toy_copy)]) == 0

@@ -587,12 +587,17 @@ def test_denial_of_service_is_bounded(hostile_class):
 @pytest.mark.timeout(RUN_TIMEOUT)
 def test_memory_in_many_processes_is_stopped_and_the_machine_unharmed(hostile_class):
     """hostile-memory's processes, each under a process's limit, are stopped before they hold
-    their total at once: some are killed, no slot ever holds that total (sampled from
-    outside), and the machine keeps memory available."""
+    their total at once: not every child holds its block (some killed by a cgroup's OOM
+    killer, refused by the per-process fallback, or still held back by reclaim when the cell
+    limit ends the collection), no slot ever holds that total (sampled from outside), and the
+    machine keeps memory available."""
     printed = hostile_outputs(hostile_class["root"], "hostile-memory")
-    found = re.search(r"memory children: (\d+) held, (\d+) killed", printed)
-    assert found, printed[:3000]
-    assert int(found.group(2)) >= 1, found.group(0)
+    counts = r"memory children: (\d+) held, (\d+) killed, (\d+) refused, (\d+) unknown"
+    found = re.search(counts, printed)
+    assert found, printed[-3000:]
+    whole, killed, refused, unknown = map(int, found.groups())
+    assert whole + killed + refused + unknown == hostile.MEMORY_CHILDREN, found.group(0)
+    assert whole < hostile.MEMORY_CHILDREN, found.group(0)
     attempt = hostile.MEMORY_CHILDREN * hostile.MEMORY_EACH
     held = hostile_class["memory"].most
     assert max(held.values()) < attempt, {uid: f"{b / 2**30:.2f} GiB" for uid, b in held.items()}

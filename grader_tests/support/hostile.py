@@ -594,7 +594,11 @@ def _slow(context: Context) -> nbformat.NotebookNode:
 # Forks MEMORY_CHILDREN processes that each touch MEMORY_EACH bytes (each far under a process's
 # own limit) and hold them two seconds, all at once: MEMORY_CHILDREN * MEMORY_EACH together.
 # Touching that much takes seconds, more than a cell may run: the first cell forks them and
-# goes on, the notebook's own cells run meanwhile, and its last cell collects them.
+# goes on, the notebook's own cells run meanwhile, and its last cell collects them. A child
+# held its block (exit 0), was killed (the OOM killer of a cgroup), had its allocation refused
+# (exit 3: the per-process fallback), or is still running when the cell limit interrupts the
+# collection (unknown: near a cgroup's bound, reclaim can slow every process in it for
+# seconds before the OOM killer acts; the sandbox ends them with the kernel).
 MEMORY_CHILDREN, MEMORY_EACH = 14, 400 * 1024**2
 MEMORY_FORK = r"""
 import time as _time
@@ -602,10 +606,16 @@ _memory_pids = []
 for _ in range(_H["children"]):
     _pid = _os.fork()
     if _pid == 0:
-        _block = bytearray(_H["each"])
-        _block[::4096] = b"\1" * (_H["each"] // 4096)  # every page touched
-        _time.sleep(2)
-        _os._exit(0)
+        _code = 4
+        try:
+            _block = bytearray(_H["each"])
+            _block[::4096] = b"\1" * (_H["each"] // 4096)  # every page touched
+            _time.sleep(2)
+            _code = 0
+        except MemoryError:
+            _code = 3
+        finally:
+            _os._exit(_code)
     _memory_pids.append(_pid)
 print("memory children forked:", len(_memory_pids))
 """
@@ -617,8 +627,10 @@ try:
 finally:
     _held = sum(_status == 0 for _status in _ended)
     _killed = sum(_os.WIFSIGNALED(_status) for _status in _ended)
+    _refused = sum(_os.WIFEXITED(_s) and _os.WEXITSTATUS(_s) == 3 for _s in _ended)
     _unknown = len(_memory_pids) - len(_ended)
-    print(f"memory children: {_held} held, {_killed} killed, {_unknown} unknown")
+    print(f"memory children: {_held} held, {_killed} killed, {_refused} refused, "
+          f"{_unknown} unknown")
     if _held == _H["children"]:
         _REACHED.append(f"held {_held} x {_H['each'] >> 20} MiB at once")
     _ATTEMPTED.append("memory in many processes")
