@@ -22,6 +22,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from fd_listing import run_in_kernel
 from sandbox_required import require_sandbox
 from traitlets.config import Config
 
@@ -52,22 +53,9 @@ async def run_kernel(folder: Path, slot: int, code: str) -> dict:
     km = zygote.WarmKernelManager(kernel_name="python3", slot=slot)
     await km.start_kernel(cwd=str(folder))
     forked_by = km._zygote
-    kc = km.client()
-    kc.start_channels()
-    printed = []
-    try:
-        await kernels.wait_for_ready(kc, km, 60)
-
-        def hook(message):
-            if message["msg_type"] == "stream":
-                printed.append(message["content"]["text"])
-
-        reply = await kc.execute_interactive(code, output_hook=hook, timeout=60)
-        assert reply["content"]["status"] == "ok", reply["content"]
-    finally:
-        kc.stop_channels()
-        await km.shutdown_kernel(now=True)
-    report = json.loads("".join(printed).strip().splitlines()[-1])
+    reply, printed = await run_in_kernel(km, code)
+    assert reply["status"] == "ok", reply
+    report = json.loads(printed.strip().splitlines()[-1])
     report["zygote"] = forked_by
     return report
 

@@ -39,26 +39,33 @@ def _parse(printed: str) -> dict:
     return json.loads(line[4:])
 
 
-async def _kernel_fds(manager_class, slot: int, folder: str) -> dict:
+async def run_in_kernel(km, code: str, timeout: float = 60) -> tuple[dict, str]:
+    """Run code in km's started kernel, then shut the kernel down: the execute reply's
+    content and what the code printed."""
     from classroom.grading import kernels
 
-    km = manager_class(kernel_name="python3", slot=slot)
-    await km.start_kernel(cwd=folder)
     kc = km.client()
     kc.start_channels()
     printed = []
     try:
-        await kernels.wait_for_ready(kc, km, 60)
+        await kernels.wait_for_ready(kc, km, timeout)
 
         def hook(message):
             if message["msg_type"] == "stream":
                 printed.append(message["content"]["text"])
 
-        await kc.execute_interactive(LIST_FDS, output_hook=hook, timeout=60)
+        reply = await kc.execute_interactive(code, output_hook=hook, timeout=timeout)
     finally:
         kc.stop_channels()
         await km.shutdown_kernel(now=True)
-    return _parse("".join(printed))
+    return reply["content"], "".join(printed)
+
+
+async def _kernel_fds(manager_class, slot: int, folder: str) -> dict:
+    km = manager_class(kernel_name="python3", slot=slot)
+    await km.start_kernel(cwd=folder)
+    _, printed = await run_in_kernel(km, LIST_FDS)
+    return _parse(printed)
 
 
 def _answer_fds(slot: int, warm: bool) -> dict:
