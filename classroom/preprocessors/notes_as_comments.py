@@ -26,8 +26,10 @@ def add_comments(db_url, assignment, notebook, student, by_cell: dict[str, list[
                 comment = gb.find_comment(grade_id, notebook, assignment, student)
             except MissingEntry:
                 continue
-            lines = [comment.auto_comment] if comment.auto_comment else []
-            lines += [PREFIX + s for s in sentences if PREFIX + s not in lines]
+            lines = comment.auto_comment.splitlines() if comment.auto_comment else []
+            for sentence in sentences:  # once each, also when the notebook is graded again
+                if PREFIX + sentence not in lines:
+                    lines.append(PREFIX + sentence)
             comment.auto_comment = "\n".join(lines)
         gb.db.commit()
 
