@@ -28,6 +28,7 @@ LESSONS = {
     "04-frames-and-quaternions": 1,
     "05-urdf-and-mjcf": 3,
     "06-slender-parts": 2,
+    "08-contacts": 0,
 }
 
 

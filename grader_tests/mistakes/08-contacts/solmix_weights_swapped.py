@@ -1,0 +1,11 @@
+"""The solmix weights swapped: geom1 weighted by solmix2 / (solmix1 + solmix2)."""
+
+LOSES = {
+    "contact_pair_parameters_matches_mujoco",
+}
+
+EDITS = {
+    "contact_pair_parameters": [
+        ("else s1 / (s1 + s2)", "else s2 / (s1 + s2)"),
+    ],
+}
