@@ -1,5 +1,4 @@
-"""Priority ignored: the larger condim and friction and the solmix average even when one geom
-has the higher priority."""
+"""Priority ignored: the larger values and the solmix average even under a higher priority."""
 
 LOSES = {
     "contact_pair_parameters_matches_mujoco",
