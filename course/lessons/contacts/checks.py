@@ -180,15 +180,16 @@ def resting_penetration(resting_penetration) -> None:
 
 def random_penetration_case(rng: np.random.Generator) -> tuple[float, ...]:
     """(mass kg, g m/s^2, timeconst s, dampratio, impedance, timestep s); one case in three
-    has a timeconst below two timesteps."""
+    has a timeconst below two timesteps. Dampratio 0.7 to 1 and timeconst up to 40 ms, so that
+    the ball settles well within the 2 s the reference simulates."""
     step = float(rng.choice([0.001, 0.002, 0.004]))
     low = rng.random() < 1 / 3
-    timeconst = rng.uniform(0.2, 1.9) * step if low else rng.uniform(2.5 * step, 0.05)
+    timeconst = rng.uniform(0.2, 1.9) * step if low else rng.uniform(2.5 * step, 0.04)
     return (
         round(float(rng.uniform(0.1, 20)), 3),
         round(float(rng.uniform(1.6, 25)), 3),
         round(float(timeconst), 5),
-        round(float(rng.uniform(0.7, 2.0)), 3),
+        round(float(rng.uniform(0.7, 1.0)), 3),
         round(float(rng.uniform(0.6, 0.99)), 3),
         step,
     )
@@ -298,14 +299,16 @@ def rolling_stop_distance(rolling_stop_distance) -> None:
 
 
 def random_roll_case(rng: np.random.Generator) -> tuple[float, float, float, float]:
-    """(v0 m/s, radius m, mu_roll m, g m/s^2) for a roll of at most about 6 m."""
+    """(v0 m/s, radius m, mu_roll m, g m/s^2) for a roll of about 0.5 to 6 m, within 15 s
+    and mu_roll / radius below 0.1: shorter rolls and relatively stronger rolling friction
+    depart from the law by more than the check's 3 % (3.4 % at 10 cm, 3.5 % at 0.33)."""
     while True:
         v0 = round(float(rng.uniform(0.3, 2.0)), 3)
         radius = round(float(rng.uniform(0.015, 0.12)), 4)
         mu_roll = round(float(rng.uniform(0.0005, 0.006)), 5)
         g = round(float(rng.uniform(5, 15)), 3)
         stop_time = 7 * v0 * radius / (5 * mu_roll * g)
-        if 0.05 < v0**2 * radius / (mu_roll * g) < 8 and stop_time < 15:  # within the limit
+        if 0.7 < v0**2 * radius / (mu_roll * g) < 8 and stop_time < 15 and mu_roll < 0.1 * radius:
             return v0, radius, mu_roll, g
 
 
