@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from classroom import notebooks
+from course.lessons.contacts import pictures as contacts
 from course.lessons.frames_and_quaternions import pictures as frames_and_quaternions
 from course.lessons.slender_parts import pictures as slender_parts
 from course.lessons.time_integration import pictures as time_integration
@@ -28,7 +29,7 @@ LESSONS = {
     "04-frames-and-quaternions": 1,
     "05-urdf-and-mjcf": 3,
     "06-slender-parts": 2,
-    "08-contacts": 0,
+    "08-contacts": 1,
 }
 
 
@@ -65,6 +66,9 @@ def _plots() -> dict:
         ),
         "06 race_plot": lambda: slender_parts.race_plot(
             times, {"marker": 0.6 * times**2, "tube": 0.43 * times**2}, {"marker": 1.2, "tube": 0.9}
+        ),
+        "08 slope_plot": lambda: contacts.slope_plot(
+            [20.0, 30.0, 40.0], [0.0, 0.66, 2.0], [0.0, 0.65, 2.0], 0.5
         ),
     }
 
