@@ -444,6 +444,16 @@ def _creeps_below_edge():
     assert 1e-3 < two - one < 1e-2  # millimetres a second, never zero
 
 
+def _video_boxes():
+    model = compiled.compile_xml(scenes.slope_video_xml(30.0, (0.3, 0.7)))
+    data = mujoco.MjData(model)
+    start = data.qpos[[0, 7]].copy()
+    mujoco.mj_step(model, data, nstep=600)
+    moved = np.abs(data.qpos[[0, 7]] - start)
+    assert moved[0] > 0.5 and moved[1] < 0.01
+    assert math.tan(math.radians(30)) == pytest.approx(0.58, abs=0.005)
+
+
 def _pyramidal_default_and_impratio():
     model, data = forward(
         scenes.pair_xml({}, {}).replace("<option ", '<option cone="elliptic" impratio="10" ')
@@ -572,6 +582,8 @@ CLAIMS = [
      _creeps_below_edge),
     ("Above the edge it slides with the law's acceleration.", _slope_law),
     ("MuJoCo's boxes lie on the law on both sides of it.", _slope_law),
+    ("With tan 30° = 0.58 between the two, the box with friction 0.3 slides down and the one "
+     "with 0.7 stays where it was put.", _video_boxes),
     ("MuJoCo's default friction cone is `pyramidal`", _pyramidal_default_and_impratio),
     ("The `impratio` option makes friction stiffer than the normal direction",
      _pyramidal_default_and_impratio),
@@ -594,5 +606,5 @@ CLAIMS = [
 
 CLAIM_IDS = [f"{i:02d}-{confirm.__name__.strip('_')}" for i, (_, confirm) in enumerate(CLAIMS)]
 test_claim_is_in_the_prose_and_true, test_claims_count = lesson_code.claims_tests(
-    CLAIMS, PROSE, minimum=46, ids=CLAIM_IDS
+    CLAIMS, PROSE, minimum=47, ids=CLAIM_IDS
 )

@@ -208,3 +208,33 @@ def roll(v0, radius, mu_roll, g=9.81, condim=6, contact=STIFF, cone="elliptic", 
         mujoco.mj_step(model, data)
         steps += 1
     return Roll(float(data.qpos[0] - start), steps * STEP, float(data.qvel[0]))
+
+
+def slope_video_xml(slope_deg: float = 30.0, frictions=(0.3, 0.7)) -> str:
+    """A real slope for the lesson's video: a plane tilted by `slope_deg` degrees under plain
+    gravity, and one box (12 x 12 x 8 cm) per friction coefficient, side by side, resting on
+    it 60 cm uphill; camera "side" looks across the slope. The plane's friction is 0.01, so
+    that each contact takes its box's own coefficient, the larger."""
+    half = math.radians(slope_deg) / 2
+    quat = f"{math.cos(half)!r} 0 {-math.sin(half)!r} 0"  # turned about y: uphill is +x
+    normal = np.array([-math.sin(2 * half), 0.0, math.cos(2 * half)])
+    uphill = np.array([math.cos(2 * half), 0.0, math.sin(2 * half)])
+    boxes = []
+    for k, mu in enumerate(frictions):
+        across = 0.35 * (k - (len(frictions) - 1) / 2)
+        start = 0.6 * uphill + 0.04 * normal + [0, across, 0]
+        pos = " ".join(repr(float(v)) for v in start)
+        boxes.append(
+            f'<body pos="{pos}" quat="{quat}"><freejoint/><geom type="box" '
+            f'size="0.06 0.06 0.04" friction="{mu!r} 0.005 0.0001" rgba="{0.3 + 0.5 * k} 0.4 '
+            f'{0.8 - 0.5 * k} 1"/></body>'
+        )
+    return f"""<mujoco><visual><global offwidth="640" offheight="480"/></visual>
+<asset><texture name="grid" type="2d" builtin="checker" rgb1="0.8 0.8 0.8" rgb2="0.6 0.6 0.6"
+  width="64" height="64"/><material name="grid" texture="grid" texrepeat="8 8"/></asset>
+<worldbody><light pos="0 -1 3" dir="0 0.3 -1"/>
+  <camera name="side" pos="0 -2.6 0.7" xyaxes="1 0 0 0 0.3 1"/>
+  <geom type="plane" size="2 1 0.1" quat="{quat}" material="grid"
+    friction="0.01 0.005 0.0001"/>
+  {"".join(boxes)}
+</worldbody></mujoco>"""
