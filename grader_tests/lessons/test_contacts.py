@@ -454,6 +454,19 @@ def _video_boxes():
     assert math.tan(math.radians(30)) == pytest.approx(0.58, abs=0.005)
 
 
+def _both_cones_near_the_law():
+    theta = math.radians(45)
+    law = G * (math.sin(theta) - 0.5 * math.cos(theta))
+    for cone in ("pyramidal", "elliptic"):
+        assert scenes.slide(0.5, theta, cone=cone).acceleration == pytest.approx(law, rel=0.005)
+
+
+def _soft_roll_almost_three_times():
+    stiff = scenes.roll(1.0, 0.05, 0.001).distance
+    soft = scenes.roll(1.0, 0.05, 0.001, contact="", cone="pyramidal", limit=60.0).distance
+    assert 2.5 < soft / stiff < 3.0
+
+
 def _pyramidal_default_and_impratio():
     model, data = forward(
         scenes.pair_xml({}, {}).replace("<option ", '<option cone="elliptic" impratio="10" ')
@@ -584,6 +597,7 @@ CLAIMS = [
     ("MuJoCo's boxes lie on the law on both sides of it.", _slope_law),
     ("With tan 30° = 0.58 between the two, the box with friction 0.3 slides down and the one "
      "with 0.7 stays where it was put.", _video_boxes),
+    ("both within 0.5 % of it.", _both_cones_near_the_law),
     ("MuJoCo's default friction cone is `pyramidal`", _pyramidal_default_and_impratio),
     ("The `impratio` option makes friction stiffer than the normal direction",
      _pyramidal_default_and_impratio),
@@ -598,6 +612,7 @@ CLAIMS = [
      _rolling_only_with_condim_6),
     ("Rolling friction is a torque against the spin, at most $\\mu_r$ times the normal force: "
      "$\\mu_r$ is a length, in metres.", _rolling_torque_is_mu_r_n),
+    ("almost three times as far as the stiff one.", _soft_roll_almost_three_times),
     ("At low speed the soft rolling constraint cannot produce its full torque",
      _soft_rolling_creeps),
     ("A foot rests on the floor 0.4 mm deep with solref (0.02, 1) at a 2 ms step.", _foot_depth),
@@ -606,5 +621,5 @@ CLAIMS = [
 
 CLAIM_IDS = [f"{i:02d}-{confirm.__name__.strip('_')}" for i, (_, confirm) in enumerate(CLAIMS)]
 test_claim_is_in_the_prose_and_true, test_claims_count = lesson_code.claims_tests(
-    CLAIMS, PROSE, minimum=47, ids=CLAIM_IDS
+    CLAIMS, PROSE, minimum=49, ids=CLAIM_IDS
 )
