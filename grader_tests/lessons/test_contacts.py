@@ -20,7 +20,7 @@ import pytest
 
 from course import compiled, expect
 from course.lessons.contacts import checks as check
-from course.lessons.contacts import scenes
+from course.lessons.contacts import pictures, scenes
 
 LESSON = "08-contacts"
 SOLUTION = lesson_code.namespace(LESSON)  # the source notebook's answer cells, executed
@@ -168,6 +168,18 @@ def test_checks_say_when_the_body_is_missing():
     for check_function in VISIBLE.values():
         with pytest.raises(expect.NotAnswered, match="write the body"):
             check_function.__wrapped__(unwritten)
+
+
+def test_slope_plot_draws_mujoco_as_dots_the_law_as_a_line_and_the_edge(drawn):
+    angles = np.array([10.0, 20.0, 30.0, 40.0])
+    measured, law = [0.0, 0.01, 0.66, 2.5], [0.0, 0.0, 0.65, 2.5]
+    assert pictures.slope_plot(angles, measured, law, 0.5) is None
+    (ax,) = drawn().axes
+    line, dots, edge = ax.lines
+    np.testing.assert_allclose(line.get_ydata(), law)
+    assert dots.get_linestyle() == "None" and dots.get_marker() == "o"
+    np.testing.assert_allclose(dots.get_ydata(), measured)
+    assert edge.get_xdata()[0] == pytest.approx(math.degrees(math.atan(0.5)))
 
 
 # --- claims ---------------------------------------------------------------------------------
