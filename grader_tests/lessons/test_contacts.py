@@ -206,6 +206,18 @@ def _parent_and_same_body_filters():
     assert contacts(f"{ball}<body><freejoint/>{ball}</body>") == 1  # the world's geom
 
 
+def _welded_bodies_count_as_one():
+    def contacts(xml):
+        return forward(f"<mujoco><worldbody>{xml}</worldbody></mujoco>")[1].ncon
+
+    ball, dot = '<geom type="sphere" size="0.1"/>', '<geom type="sphere" size="0.01"/>'
+    hinged = f'<body pos="0 0 -0.45"><joint type="hinge"/>{ball}</body>'
+    assert contacts(f"<body><freejoint/>{ball}<body><body>{ball}</body></body></body>") == 0
+    welded = f'<body><freejoint/>{ball}<body pos="0 0 0.5">{dot}{hinged}</body></body>'
+    jointed = f'<body><freejoint/>{ball}<body pos="0 0 0.5"><joint/>{dot}{hinged}</body></body>'
+    assert contacts(welded) == 0 and contacts(jointed) == 1
+
+
 def _exclude_removes_bodies():
     ball = '<geom type="sphere" size="0.1"/>'
     bodies = f'<body name="a"><freejoint/>{ball}</body><body name="b"><freejoint/>{ball}</body>'
@@ -548,6 +560,9 @@ CLAIMS = [
      _mask_rule),
     ("a body's geoms never collide with the geoms of its parent body (the world's geoms "
      "excepted), nor with each other.", _parent_and_same_body_filters),
+    ("Bodies welded together (a child body with no joint of its own) count as one body here: a "
+     "hinged body never touches the geoms of the body its parent is welded to.",
+     _welded_bodies_count_as_one),
     ("**`<exclude body1=... body2=...>`** removes every contact between two bodies.",
      _exclude_removes_bodies),
     ("makes a pair explicitly: it skips the bit masks and takes its parameters from the pair "
@@ -633,5 +648,5 @@ CLAIMS = [
 
 CLAIM_IDS = [f"{i:02d}-{confirm.__name__.strip('_')}" for i, (_, confirm) in enumerate(CLAIMS)]
 test_claim_is_in_the_prose_and_true, test_claims_count = lesson_code.claims_tests(
-    CLAIMS, PROSE, minimum=49, ids=CLAIM_IDS
+    CLAIMS, PROSE, minimum=50, ids=CLAIM_IDS
 )
