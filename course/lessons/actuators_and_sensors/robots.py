@@ -118,13 +118,16 @@ def overshoot(angles: np.ndarray, start: float, target: float) -> float:
     return max(0.0, float(np.max((angles - target) / (target - start))))
 
 
-def velocity_servo_speeds(kv: float, integrator: str, steps: int, timestep=0.01) -> np.ndarray:
+def velocity_servo_speeds(
+    kv: float, integrator: str, steps: int, timestep: float = 0.01, rod=ROD
+) -> np.ndarray:
     """The rod's speed (rad/s) after each of `steps` mj_step calls, from 1 rad/s, under a
     velocity servo of gain kv told to stop (ctrl 0), without gravity. Stops early, before
     MuJoCo's own divergence warning, once the speed passes 1e6 rad/s."""
     model = compile_link(
         f'<velocity joint="j" kv="{kv}"/>',
         option=f'timestep="{timestep}" integrator="{integrator}" gravity="0 0 0"',
+        rod=rod,
     )
     data = mujoco.MjData(model)
     data.qvel[0] = 1.0
@@ -137,9 +140,9 @@ def velocity_servo_speeds(kv: float, integrator: str, steps: int, timestep=0.01)
     return np.array(speeds)
 
 
-def stable(kv: float, integrator: str, timestep: float = 0.01) -> bool:
+def stable(kv: float, integrator: str, timestep: float = 0.01, rod=ROD) -> bool:
     """Whether 200 steps of the stopping velocity servo bring 1 rad/s down, not up."""
-    speeds = velocity_servo_speeds(kv, integrator, 200, timestep)
+    speeds = velocity_servo_speeds(kv, integrator, 200, timestep, rod)
     return len(speeds) == 200 and abs(speeds[-1]) < 1.0
 
 
