@@ -316,6 +316,7 @@ def random_imu_case(rng: np.random.Generator) -> robots.ImuCase:
 # Check yourself
 
 
+@expect.visible_check
 def letter(name: str, value, n_choices: int = 3) -> None:
     """Check that a multiple-choice answer is recorded as one of the letters (not whether it
     is right: the grader holds the key)."""
