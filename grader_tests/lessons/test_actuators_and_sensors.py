@@ -60,7 +60,7 @@ def test_visible_check_accepts_the_solution(name, capsys):
     [
         ("bias_sign_positive", "actuator_parameters", "actuator_parameters", "which sign"),
         ("ctrl_not_clamped", "actuator_force", "actuator_force", "clamps the control"),
-        ("force_clamped_before_the_bias", "actuator_force", "actuator_force", "only then"),
+        ("force_clamped_before_the_bias", "actuator_force", "actuator_force", "only after"),
         ("gear_applied_once", "joint_transmission", "joint_transmission", "both ways"),
         ("kv_without_factor_two", "servo_kv", "servo_kv", "is the 2 there"),
         ("reflected_times_gear_squared", "reflected_inertia", "reflected_inertia", "scale"),

@@ -119,8 +119,8 @@ def compare_force(
         call,
         rtol=1e-9,
         atol=1e-9,
-        hint="MuJoCo clamps the control to ctrlrange first, computes gain * ctrl + bias0 + "
-        "bias1 * length + bias2 * velocity, and only then clamps that force to forcerange.",
+        hint="MuJoCo clamps the control to ctrlrange before it computes the force, and clamps "
+        "the whole force, bias included, to forcerange only after.",
     )
 
 
