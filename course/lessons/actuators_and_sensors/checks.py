@@ -252,6 +252,61 @@ def random_servo(rng: np.random.Generator) -> tuple[float, float, float, float]:
 
 
 # --------------------------------------------------------------------------------------------
+# A servo under a load
+
+
+def compare_settling(servo_settling, kp, kv, inertia, target, load, what="a servo") -> None:
+    """Assert servo_settling gives where MuJoCo's servo, run close to continuous time
+    (robots.servo_step), stops under the load, and how far it first passes that angle."""
+    angles, _ = robots.servo_step(kp, kv, inertia, target, load)
+    final = float(angles[-1])
+    call = f"servo_settling({kp:.6g}, {kv:.6g}, {inertia:.6g}, {target:.6g}, {load:.6g}) for {what}"
+    got = expect.answered(servo_settling(kp, kv, inertia, target, load), call)
+    angle, overshoot = expect.sequence_of(got, 2, call)
+    expect.close(
+        angle,
+        final,
+        f"{call}'s final angle",
+        rtol=1e-6,
+        atol=1e-8,
+        hint="At rest the servo's pull, kp times (target - angle), must cancel the load: does "
+        "yours stop where they cancel, with the load's sign?",
+    )
+    expect.close(
+        overshoot,
+        robots.overshoot(angles, 0.0, final),
+        f"{call}'s overshoot",
+        atol=1e-3,
+        hint="The overshoot is a fraction of the step, from the damping ratio alone: check "
+        "the exponent of the step response, the root of 1 - ratio^2 included, and that a "
+        "ratio of 1 or more gives 0.",
+    )
+
+
+@expect.visible_check
+def servo_settling(servo_settling) -> None:
+    """The lesson's rod (0.00667 kg m^2), kp 100, at damping ratios 0.5, 0.2 and 1.5."""
+    inertia = robots.joint_inertia(robots.compile_link())
+    critical = 2 * math.sqrt(100 * inertia)  # kv at ratio 1
+    compare_settling(servo_settling, 100.0, 0.5 * critical, inertia, 0.5, 0.2, "ratio 0.5")
+    compare_settling(servo_settling, 100.0, 0.2 * critical, inertia, -0.3, 1.0, "ratio 0.2")
+    compare_settling(servo_settling, 100.0, 1.5 * critical, inertia, 0.5, -0.3, "ratio 1.5")
+    expect.ok("final angles and overshoots are MuJoCo's, run at a fine RK4 step.")
+
+
+def random_settling(rng: np.random.Generator) -> tuple[float, float, float, float, float]:
+    """(kp, kv, inertia, target, load) the lesson never shows: damping ratios from 0.15 to
+    0.9 and from 1.1 to 2, a final angle at least 0.1 rad from the start."""
+    inertia = float(rng.uniform(0.002, 0.5))
+    kp = float(rng.uniform(5, 400))
+    ratio = float(rng.uniform(0.15, 0.9) if rng.random() < 0.7 else rng.uniform(1.1, 2.0))
+    kv = 2 * ratio * math.sqrt(kp * inertia)
+    target = float(rng.choice([-1, 1]) * rng.uniform(0.2, 1.0))
+    load = float(rng.uniform(-0.5, 0.5) * kp * abs(target))  # moves the stop by up to half
+    return kp, kv, inertia, target, load
+
+
+# --------------------------------------------------------------------------------------------
 # The accelerometer
 
 

@@ -43,10 +43,12 @@ def link(
     return f"""<mujoco>
   <option {option}/>
   <worldbody>
+    <light pos="0 -1 1" dir="0 1 -1"/>
     <body name="rod">
       <joint name="j" type="hinge" axis="0 1 0" {joint}/>
       {rod_inertial(rod)}
-      <geom type="capsule" fromto="0 0 0 {length:.9g} 0 0" size="0.01" mass="0"/>
+      <geom type="capsule" fromto="0 0 0 {length:.9g} 0 0" size="0.01" mass="0"
+            rgba="0.9 0.5 0.1 1"/>
       <site name="tip" pos="{length:.9g} 0 0"/>
     </body>
   </worldbody>
@@ -297,3 +299,36 @@ def gravity_torque(angle: float) -> float:
     data.qpos[0] = angle
     mujoco.mj_forward(model, data)
     return -float(data.qfrc_bias[0])
+
+
+def servo_step(
+    kp: float, kv: float, inertia: float, target: float, load: float
+) -> tuple[np.ndarray, float]:
+    """A position servo (kp N m/rad, kv N m s/rad) sent from rest at 0 to `target` rad, on a
+    hinge of `inertia` kg m^2 (a rod 0.2 m long of the mass that gives it), without gravity,
+    under a constant torque `load` N m on the joint (qfrc_applied).
+
+    Simulated close to the continuous servo: RK4 at a step of 1/100 of 1/sqrt(kp / inertia),
+    for 20 time constants of its slowest decay. Returns (the angle at every step, the time
+    step, s)."""
+    rate = np.sqrt(kp / inertia)
+    timestep = 0.01 / rate
+    ratio = kv / (2 * np.sqrt(kp * inertia))
+    # The slowest decay rate of the response: the envelope's below critical damping, the
+    # slow root's above it (the servo creeps in).
+    decay = rate * (ratio - np.sqrt(ratio**2 - 1) if ratio > 1 else ratio)
+    seconds = 20 / decay
+    model = compiled.compile_xml(
+        link(
+            f'<position joint="j" kp="{kp:.12g}" kv="{kv:.12g}"/>',
+            option=f'timestep="{timestep:.12g}" integrator="RK4" gravity="0 0 0"',
+            rod=(3 * inertia / 0.2**2, 0.2),
+        )
+    )
+    data = mujoco.MjData(model)
+    data.ctrl[0], data.qfrc_applied[0] = target, load
+    angles = np.empty(int(seconds / timestep))
+    for k in range(len(angles)):
+        mujoco.mj_step(model, data)
+        angles[k] = data.qpos[0]
+    return angles, timestep
