@@ -268,18 +268,21 @@ class Hold:
     gravity_torque: float
 
 
-def arm(kp: float, forcerange: float | None = None) -> str:
-    """MJCF of the ARM on its hinge with a position servo of kp (N m/rad) and dampratio 1,
-    its torque limited to ±forcerange (N m) when given."""
+def arm(kp: float, forcerange: float | None = None, dampratio: float = 1.0) -> str:
+    """MJCF of the ARM on its hinge with a position servo of kp (N m/rad) and dampratio, its
+    torque limited to ±forcerange (N m) when given."""
     limit = "" if forcerange is None else f' forcerange="{-forcerange:.9g} {forcerange:.9g}"'
-    return link(f'<position joint="j" kp="{kp:.9g}" dampratio="1"{limit}/>', rod=ARM)
+    servo = f'<position joint="j" kp="{kp:.9g}" dampratio="{dampratio:.9g}"{limit}/>'
+    return link(servo, rod=ARM)
 
 
-def hold_level(kp: float, forcerange: float | None = None, seconds: float = 3.0) -> Hold:
+def hold_level(
+    kp: float, forcerange: float | None = None, seconds: float = 3.0, dampratio: float = 1.0
+) -> Hold:
     """Let the ARM go level (angle 0), at rest, with a position servo of kp (N m/rad) and
-    dampratio 1 told to hold it there (ctrl 0), with the servo's torque limited to
-    ±forcerange (N m) when given; mj_step under gravity, MuJoCo's default options."""
-    model = compiled.compile_xml(arm(kp, forcerange))
+    dampratio told to hold it there (ctrl 0), with the servo's torque limited to ±forcerange
+    (N m) when given; mj_step under gravity, MuJoCo's default options."""
+    model = compiled.compile_xml(arm(kp, forcerange, dampratio))
     data = mujoco.MjData(model)
     times, angles, torques = [], [], []
     for _ in range(round(seconds / model.opt.timestep)):
