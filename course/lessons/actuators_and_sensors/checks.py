@@ -19,12 +19,12 @@ KINDS = ("motor", "position", "velocity")
 def _shortcut(kind: str, kp: float, kv: float) -> str:
     """The MJCF shortcut element of `kind` on the rod's hinge, with kp and kv where it has
     them (0 is MuJoCo's default kv of <position>; it is then left out)."""
-    if kind == "motor":
-        return '<motor joint="j"/>'
-    if kind == "velocity":
-        return f'<velocity joint="j" kv="{kv:.9g}"/>'
     damping = f' kv="{kv:.9g}"' if kv else ""
-    return f'<position joint="j" kp="{kp:.9g}"{damping}/>'
+    return {
+        "motor": '<motor joint="j"/>',
+        "position": f'<position joint="j" kp="{kp:.9g}"{damping}/>',
+        "velocity": f'<velocity joint="j" kv="{kv:.9g}"/>',
+    }[kind]
 
 
 # --------------------------------------------------------------------------------------------
@@ -92,17 +92,14 @@ def compare_force(
 ):
     """Assert actuator_force, given MuJoCo's gain, bias, actuator_length and
     actuator_velocity of a compiled actuator, gives its actuator_force after mj_forward."""
-    element = _shortcut(kind, kp, kv)
-    extra = f' gear="{gear:.9g}"'
-    if ctrlrange is not None:
-        extra += f' ctrlrange="{ctrlrange[0]:.9g} {ctrlrange[1]:.9g}"'
-    if forcerange is not None:
-        extra += f' forcerange="{forcerange[0]:.9g} {forcerange[1]:.9g}"'
-    model = robots.compile_link(element.replace("/>", extra + "/>"))
-    gain, bias = robots.parameters(model)
-    state = robots.actuate(model, ctrl, qpos, qvel)
     ranges = {"ctrlrange": ctrlrange, "forcerange": forcerange}
     ranges = {key: list(value) for key, value in ranges.items() if value is not None}
+    extra = f' gear="{gear:.9g}"' + "".join(
+        f' {key}="{low:.9g} {high:.9g}"' for key, (low, high) in ranges.items()
+    )
+    model = robots.compile_link(_shortcut(kind, kp, kv).replace("/>", extra + "/>"))
+    gain, bias = robots.parameters(model)
+    state = robots.actuate(model, ctrl, qpos, qvel)
     call = (
         f"actuator_force(gain={gain.tolist()}, bias={bias.tolist()}, ctrl={ctrl:.6g}, "
         f"length={state.length:.6g}, velocity={state.velocity:.6g}"
