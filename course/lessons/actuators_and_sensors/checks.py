@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from course import compiled, expect
+from course.expect import letter  # noqa: F401 (test cells call check.letter)
 from course.lessons.actuators_and_sensors import robots
 
 KINDS = ("motor", "position", "velocity")
@@ -362,14 +363,3 @@ def random_imu_case(rng: np.random.Generator) -> robots.ImuCase:
     return robots.imu_case(
         xml, _unit_quaternion(rng), rng.uniform(-5, 5, 3), rng.uniform(-0.3, 0.3, 3)
     )
-
-
-# --------------------------------------------------------------------------------------------
-# Check yourself
-
-
-@expect.visible_check
-def letter(name: str, value, n_choices: int = 3) -> None:
-    """Check that a multiple-choice answer is recorded as one of the letters (not whether it
-    is right: the grader holds the key)."""
-    print(f"Recorded: {name} = {expect.choice(name, value, n_choices)!r}.")
