@@ -423,3 +423,11 @@ def choice(name: str, value, n_choices: int) -> str:
     if not _isinstance(value, str) or value.strip().upper() not in letters:
         raise AssertionError(f"{name} should be one of {', '.join(letters)}, got {value!r}")
     return value.strip().upper()
+
+
+@visible_check
+def letter(name: str, value, n_choices: int = 3) -> None:
+    """The visible check of a multiple-choice answer: it is one of the letters A, B, ... (not
+    whether it is right: the grader holds the key), said in one line."""
+    chosen = choice(name, value, n_choices)
+    ok(f'{name} = "{chosen}" is recorded; it is scored when your notebook is graded.')

@@ -112,9 +112,8 @@ def test_solution_writes_nothing_to_stderr(executed):
     assert noisy == [], f"{lesson}: cells {noisy} wrote to stderr"
 
 
-def test_prose_numbers_come_from_cells_above(executed):
-    """Every bold number in the prose was printed by a code cell above it."""
-    lesson, nb, _ = executed
+def unprinted_prose_numbers(nb) -> list[str]:
+    """The bold numbers of an executed notebook's prose that no code cell above printed."""
     printed = ""
     missing = []
     for index, cell in enumerate(nb.cells):
@@ -124,6 +123,13 @@ def test_prose_numbers_come_from_cells_above(executed):
             for number in BOLD_NUMBER.findall(cell.source):
                 if not re.search(rf"(?<![\d.]){re.escape(number)}(?![\d])", printed):
                     missing.append(f"cell {index}: **{number}**")
+    return missing
+
+
+def test_prose_numbers_come_from_cells_above(executed):
+    """Every bold number in the prose was printed by a code cell above it."""
+    lesson, nb, _ = executed
+    missing = unprinted_prose_numbers(nb)
     assert missing == [], f"{lesson}: prose numbers no cell above printed: {missing}"
     assert BOLD_NUMBER.search("".join(c.source for c in nb.cells if c.cell_type == "markdown"))
 
@@ -160,6 +166,22 @@ def test_blank_release_runs_to_the_end_quietly(lesson, tmp_path):
         and any(o.output_type == "execute_result" for o in cell.get("outputs", []))
     ]
     assert echoed == [], f"{lesson}: test cells {echoed} echo a value"
+    given_away = unprinted_prose_numbers(nb)
+    if lesson in PROSE_STATES_LEARNERS_RESULTS:
+        assert given_away, f"{lesson} follows the rule now: take it off the list below"
+    else:
+        assert given_away == [], f"{lesson}: prose states what the learner's code computes"
+
+
+# A number the learner's own function computes is left to that cell's output, not written in
+# the prose (docs/contributing.md): a blank release prints every bold number above it too.
+# These lessons were written before the rule and still state such results (02: 13 numbers,
+# 03: 10, 06: 19, measured on the blank release); their prose is to be rewritten.
+PROSE_STATES_LEARNERS_RESULTS = (
+    "02-time-integration",
+    "03-mass-and-inertia",
+    "06-slender-parts",
+)
 
 
 OUTPUT_LINES = 30  # lines of one cell's output a learner reads without losing the lesson

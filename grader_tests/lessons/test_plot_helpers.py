@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from classroom import notebooks
+from course.lessons.actuators_and_sensors import pictures as actuators_and_sensors
 from course.lessons.contacts import pictures as contacts
 from course.lessons.frames_and_quaternions import pictures as frames_and_quaternions
 from course.lessons.slender_parts import pictures as slender_parts
@@ -29,6 +30,7 @@ LESSONS = {
     "04-frames-and-quaternions": 1,
     "05-urdf-and-mjcf": 3,
     "06-slender-parts": 2,
+    "07-actuators-and-sensors": 1,
     "08-contacts": 1,
 }
 
@@ -66,6 +68,9 @@ def _plots() -> dict:
         ),
         "06 race_plot": lambda: slender_parts.race_plot(
             times, {"marker": 0.6 * times**2, "tube": 0.43 * times**2}, {"marker": 1.2, "tube": 0.9}
+        ),
+        "07 hold_plot": lambda: actuators_and_sensors.hold_plot(
+            times, {"kp 50": 0.08 * (1 - np.exp(-10 * times)), "kp 200": 0.02 * times}
         ),
         "08 slope_plot": lambda: contacts.slope_plot(
             [20.0, 30.0, 40.0], [0.0, 0.66, 2.0], [0.0, 0.65, 2.0], 0.5

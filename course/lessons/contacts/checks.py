@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from course import expect
+from course.expect import letter  # noqa: F401 (test cells call check.letter)
 from course.lessons.contacts import scenes
 
 # --------------------------------------------------------------------------------------------
@@ -310,10 +311,3 @@ def random_roll_case(rng: np.random.Generator) -> tuple[float, float, float, flo
         stop_time = 7 * v0 * radius / (5 * mu_roll * g)
         if 0.7 < v0**2 * radius / (mu_roll * g) < 8 and stop_time < 15 and mu_roll < 0.1 * radius:
             return v0, radius, mu_roll, g
-
-
-@expect.visible_check
-def letter(name: str, value, n_choices: int = 3) -> None:
-    """Check that a multiple-choice answer is recorded as one of the letters (not whether it
-    is right: the grader holds the key)."""
-    print(f"Recorded: {name} = {expect.choice(name, value, n_choices)!r}.")

@@ -12,6 +12,7 @@ import mujoco
 import numpy as np
 
 from course import compiled, expect, frames
+from course.expect import letter as answer  # noqa: F401 (test cells call check.answer)
 from course.lessons.frames_and_quaternions import bodies, scenes, trees
 
 TOL = 1e-9  # m, rad, and for the numbers of a quaternion or a rotation matrix
@@ -455,10 +456,3 @@ def inertia_in_world(function) -> None:
     for flat in (True, False):
         compare_world_inertia(function, bodies.LESSON_CASE, flat)
     expect.ok("inertia_in_world has MuJoCo's principal moments along ximat's axes.")
-
-
-@expect.visible_check
-def answer(name: str, value, n_choices: int) -> None:
-    """A multiple-choice answer is recorded as one of the letters."""
-    letter = expect.choice(name, value, n_choices)
-    print(f"Recorded: {name} = {letter!r}.")

@@ -19,6 +19,7 @@ from math import isfinite as _isfinite
 import numpy as np
 
 from course import compiled, expect
+from course.expect import letter  # noqa: F401 (test cells call check.letter)
 from course.frames import MJCF_ORDER, URDF_ORDER, tensor_from_six
 from course.frames import unit as _unit
 from course.lessons.mass_and_inertia import inertia as lab
@@ -631,12 +632,3 @@ def audit_inertias(audit_inertias, cases=None) -> None:
     planted = sum(len(case.suspects) for case in cases)
     where = _many(len(cases), "model", "models")
     expect.ok(f"audit_inertias finds the {planted} planted bodies in {where}, and no other.")
-
-
-# --- Check yourself ------------------------------------------------------------------------
-
-
-@expect.visible_check
-def letter(name: str, value, n_choices: int = 3) -> None:
-    """Check a multiple-choice answer is one of the letters (not whether it is right)."""
-    expect.choice(name, value, n_choices)

@@ -12,6 +12,7 @@ import mujoco
 import numpy as np
 
 from course import compiled, expect
+from course.expect import letter  # noqa: F401 (test cells call check.letter)
 from course.lessons.slender_parts import parts, runs
 
 R0 = 0.009  # m: the seed's floor radius at its 1.25 ms rigid step
@@ -489,10 +490,3 @@ def random_workbench(rng: np.random.Generator, free: int = 5, links: int = 3) ->
         for k in range(links)
     ]
     return parts.workbench(chosen, arm)
-
-
-@expect.visible_check
-def letter(name: str, value, n_choices: int = 3) -> None:
-    """Check that a multiple-choice answer is recorded as one of the letters (not whether it
-    is right: the grader holds the key)."""
-    print(f"Recorded: {name} = {expect.choice(name, value, n_choices)!r}.")

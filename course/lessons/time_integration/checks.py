@@ -22,6 +22,7 @@ import mujoco
 import numpy as np
 
 from course import compiled, expect
+from course.expect import letter  # noqa: F401 (test cells call check.letter)
 from course.lessons.time_integration import dynamics
 
 # The lesson's pendulum: a 1 kg ball 50 cm below its hinge, released at rest from 1 rad and
@@ -434,10 +435,3 @@ def stable_timestep(largest_stable_timestep, integrator: str = "Euler") -> None:
         f"with MuJoCo's {integrator} step your edge is {edge:.6g} s: MuJoCo is stable 1 % "
         "below it and blows up 1 % above it."
     )
-
-
-@expect.visible_check
-def letter(name: str, value, n_choices: int) -> None:
-    """Check that a check-yourself answer is recorded as one of the letters A, B, ..."""
-    chosen = expect.choice(name, value, n_choices)
-    expect.ok(f'{name} = "{chosen}" is recorded; it is scored when your notebook is graded.')

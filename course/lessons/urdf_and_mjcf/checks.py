@@ -15,6 +15,7 @@ import mujoco
 import numpy as np
 
 from course import compiled, expect, mjcf, urdf
+from course.expect import letter  # noqa: F401 (test cells call check.letter)
 from course.lessons.urdf_and_mjcf import arm, arms
 
 # Build it, Step 1: the upper arm's inertia, and a CAD export's tensor with products of inertia
@@ -40,14 +41,6 @@ GEOMETRY_TYPES = {
 }
 MAX_MJCF_CHARS = 1_000_000
 FORBIDDEN_MJCF = ("include", "asset", "plugin", "extension", "robot")
-
-
-@expect.visible_check
-def letter(name: str, value, n_choices: int) -> None:
-    """Check that a check-yourself answer is recorded as one of the letters (the grader then
-    compares it with the key)."""
-    expect.choice(name, value, n_choices)
-    print(f"Recorded: {name} = {value!r}.")
 
 
 def _answer(result, what: str):

@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from course import compiled, expect, falls
+from course.expect import letter  # noqa: F401 (test cells call check.letter)
 from course.lessons.world_as_text import drop, scenes
 
 # (kind, MJCF size, density kg/m^3): the solid shapes of Build it, Step 1. The first is
@@ -467,15 +468,3 @@ def delay_variant(landing_delay_ms, cases=DELAY_VARIANT) -> None:
         )
         expect.close(got, want, what, rtol=0, atol=0.005, hint=hint)
     expect.ok(f"landing_delay_ms matches mj_step on {len(cases)} other drop(s).")
-
-
-# --------------------------------------------------------------------------------------------
-# Check-yourself questions
-
-
-@expect.visible_check
-def letter(name: str, value, n_choices: int = 3) -> None:
-    """Check that a check-yourself answer is recorded as one of the letters (not whether it
-    is right: the grader holds the key)."""
-    chosen = expect.choice(name, value, n_choices)
-    expect.ok(f'{name} = "{chosen}" is recorded; it is scored when your notebook is graded.')

@@ -1,0 +1,14 @@
+"""Gravity added instead of subtracted: at rest the reading points down."""
+
+LOSES = {
+    "accelerometer_reading_matches_mujoco",
+}
+
+EDITS = {
+    "accelerometer_reading": [
+        (
+            "np.asarray(site_linear_acceleration) - np.asarray(gravity)",
+            "np.asarray(site_linear_acceleration) + np.asarray(gravity)",
+        ),
+    ],
+}

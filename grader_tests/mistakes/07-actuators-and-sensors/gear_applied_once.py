@@ -1,0 +1,14 @@
+"""The gear applied once: length and velocity geared, the force handed to the joint as it is."""
+
+LOSES = {
+    "joint_transmission_matches_mujoco",
+}
+
+EDITS = {
+    "joint_transmission": [
+        (
+            "    return gear * qpos, gear * qvel, gear * force",
+            "    return gear * qpos, gear * qvel, force",
+        ),
+    ],
+}

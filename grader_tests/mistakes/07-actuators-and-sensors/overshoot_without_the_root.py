@@ -1,0 +1,14 @@
+"""The overshoot as exp(-pi ratio), the root of 1 - ratio^2 left out of the exponent."""
+
+LOSES = {
+    "servo_settling_matches_mj_step",
+}
+
+EDITS = {
+    "servo_settling": [
+        (
+            "np.exp(-np.pi * ratio / np.sqrt(1.0 - ratio**2))",
+            "np.exp(-np.pi * ratio)",
+        ),
+    ],
+}

@@ -1,0 +1,14 @@
+"""The gear applied the wrong way round: the inertia multiplied by gear^2 instead of divided."""
+
+LOSES = {
+    "reflected_inertia_matches_mujoco",
+}
+
+EDITS = {
+    "reflected_inertia": [
+        (
+            "    return (body_inertia_about_axis + armature) / gear**2",
+            "    return (body_inertia_about_axis + armature) * gear**2",
+        ),
+    ],
+}
