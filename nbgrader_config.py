@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from classroom import preprocessors  # noqa: E402
-from classroom.preprocessors import lesson_registration  # noqa: E402
+from classroom.nbgrader_ext import preprocessors  # noqa: E402
+from classroom.nbgrader_ext.preprocessors import lesson_registration  # noqa: E402
 
 # The course's preprocessors in nbgrader's own chains (autograde, feedback), so that
 # `nbgrader autograde` and `nbgrader generate_feedback` grade and hide exactly as
@@ -38,12 +38,14 @@ preprocessors.configure(c)
 c.Autograde.pre_convert_hook = functools.partial(lesson_registration.register_missing, c)
 
 # `nbgrader zip_collect`: of a student's resubmissions (Canvas's `-1`, `-2` names) the newest.
-c.ZipCollectApp.collector_plugin = "classroom.preprocessors.newest_attempt.NewestAttemptCollector"
+c.ZipCollectApp.collector_plugin = (
+    "classroom.nbgrader_ext.preprocessors.newest_attempt.NewestAttemptCollector"
+)
 
 # `nbgrader release_feedback`: students graded from an LMS download have no exchange secret;
 # they are named in one line and skipped, not a traceback that releases nobody's feedback.
 c.ExchangeFactory.release_feedback = (
-    "classroom.preprocessors.exchange_feedback.ReleaseFeedbackOnExchange"
+    "classroom.nbgrader_ext.preprocessors.exchange_feedback.ReleaseFeedbackOnExchange"
 )
 
 c.CourseDirectory.root = str(ROOT)

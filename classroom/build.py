@@ -41,8 +41,9 @@ from pathlib import Path
 
 import nbformat
 
-from classroom import notebooks, setup_cell, wheel
-from classroom.notebooks import (
+from classroom import setup_cell, wheel
+from classroom.nbgrader_ext import notebooks
+from classroom.nbgrader_ext.notebooks import (
     CELL_METADATA_KEYS,
     JUPYTER_CELL_KEYS,
     KERNELSPEC,

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import nbformat
 
-from classroom import notebooks
+from classroom.nbgrader_ext import notebooks
 
 MISTAKES = 3  # typical mistakes per lesson in the demo class
 EVERY_LESSON = ("complete", "blank", "partial", "renamed-colab", "no-notebook")

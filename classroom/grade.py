@@ -9,9 +9,10 @@
 
 Run from the course directory. It is nbgrader underneath, run in process: its
 GenerateAssignment registers each lesson in the gradebook, its Autograde converter grades
-each submission with the course's preprocessors in its chains (`classroom.preprocessors`),
-GenerateFeedback renders the feedback, and its CSV export writes grades.csv; how a run goes
-is in `classroom.grading.run`. Every submission ends as a row with a score or a reason.
+each submission with the course's preprocessors in its chains
+(`classroom.nbgrader_ext.preprocessors`), GenerateFeedback renders the feedback, and its CSV
+export writes grades.csv; how a run goes is in `classroom.grading.run`. Every submission
+ends as a row with a score or a reason.
 """
 
 from __future__ import annotations
@@ -163,8 +164,9 @@ def _dry_run(args, root: Path) -> int:
     """Print what a download would become, grade nothing."""
     import tempfile
 
-    from classroom import build, notebooks
+    from classroom import build
     from classroom.grading import download
+    from classroom.nbgrader_ext import notebooks
 
     lessons = list(args.lessons) or notebooks.discover_lessons(root)
     config = build.load_nbgrader_config(root)
@@ -229,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.dry_run:  # reads the download only: no sandbox, no staging folder, no workers
         return _dry_run(args, root)
     if not args.merge:
-        from classroom import notebooks
+        from classroom.nbgrader_ext import notebooks
 
         try:
             run.check_input(args, root, notebooks.discover_lessons(root))
@@ -237,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return 1
     if not args.unsandboxed and not args.merge:
-        from classroom import sandbox
+        from classroom.isolation import sandbox
 
         try:
             sandbox.require()

@@ -428,7 +428,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.cell:
         print(setup_block(), end="")
     else:
-        from classroom.build import discover_lessons
+        from classroom.nbgrader_ext.notebooks import discover_lessons
 
         print(readme_badges(discover_lessons()))
     return 0

@@ -22,7 +22,7 @@ for folder in (REPO_ROOT, SUPPORT):
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
-from classroom.notebooks import load_mistakes  # noqa: E402
+from classroom.nbgrader_ext.notebooks import load_mistakes  # noqa: E402
 from course.lessons import registry  # noqa: E402
 
 LESSONS = list(registry())
@@ -70,5 +70,5 @@ def no_zygote_outlives_its_module():
     in-process) are stopped after each module, as a worker stops its own at its end, so no
     test module finds another's sandboxes alive."""
     yield
-    if "classroom.zygote" in sys.modules:
-        sys.modules["classroom.zygote"].stop_all()
+    if "classroom.isolation.zygote" in sys.modules:
+        sys.modules["classroom.isolation.zygote"].stop_all()

@@ -15,9 +15,9 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from classroom import notebooks
 from classroom.grading import report
 from classroom.grading.results import Result
+from classroom.nbgrader_ext import notebooks
 
 NAME = "class_report.html"
 STYLE = """

@@ -19,7 +19,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from classroom.grading.results import GRADED, NEEDS_HUMAN, NOT_SUBMITTED, Note, Result
+from classroom.grading.results import GRADED, NEEDS_HUMAN, NOT_SUBMITTED, Result
+from classroom.nbgrader_ext.notes import Note
 
 
 def read_alembic_head_in_process() -> None:

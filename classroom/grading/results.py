@@ -1,16 +1,15 @@
-"""What grading says about a submission, built in one place: notes, grades, results, jobs.
+"""What the class command says about a submission, built in one place: grades, results, jobs.
 
-A `Note` is one thing the grader noticed and what it did about it ("notebook handed in as
-'Copy of ...'; graded as 01-world-as-text"). Preprocessors record notes in the notebook's
-metadata (`record_note`), so they reach the report and the feedback on every route (the
-grading command, `nbgrader autograde`, `nbgrader generate_feedback`). A `Result` is one
-submission's outcome, and every submission ends as one: graded, or not, with a reason.
-Results cross process boundaries and files as plain dicts (`as_dict` / `from_dict`).
+A `Result` is one submission's outcome, and every submission ends as one: graded, or not,
+with a reason, and the notes the preprocessors left (classroom.nbgrader_ext.notes). Results
+cross process boundaries and files as plain dicts (`as_dict` / `from_dict`).
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
+
+from classroom.nbgrader_ext.notes import Note
 
 # A row's one status (grades.csv, the report, the table), in the order a report lists them.
 NEEDS_HUMAN = "needs a human"  # corrupt, no notebook (a PDF), wrong lesson: someone must look
@@ -21,43 +20,8 @@ GRADED = "graded"
 STATUSES = (NEEDS_HUMAN, NOT_SUBMITTED, LATE, GRADED_WITH_NOTES, GRADED)
 OLD_STATUSES = ("not graded", "no notebook")
 
-NOTES_KEY = "classroom"  # notebook metadata key under which preprocessors leave their notes
 QUIET_KINDS = frozenset({"extra-files", "reused"})  # noted, but not worth "graded with notes"
 HUMAN_KINDS = frozenset({"wrong-notebook"})  # graded, but the grade may be meaningless
-
-
-@dataclass
-class Note:
-    """Something unusual about a submission: its kind ("renamed", "cell-timeout", ...), one
-    sentence, and the cell it concerns (index and grade_id) when there is one."""
-
-    kind: str
-    text: str
-    cell: int | None = None
-    grade_id: str | None = None
-
-    def as_dict(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict) -> Note:
-        return cls(**{f.name: data.get(f.name) for f in fields(cls)})
-
-
-def record_note(nb, kind: str, text: str, cell: int | None = None, grade_id=None, *,
-                first: bool = False) -> Note:  # fmt: skip
-    """Add a note to the notebook's metadata (where the report and feedback read it, in this
-    order); `first` puts it before the notes already there (the one line that matters most)."""
-    note = Note(kind, text, cell, grade_id)
-    notes = nb.metadata.setdefault(NOTES_KEY, {}).setdefault("notes", [])
-    notes.insert(0 if first else len(notes), note.as_dict())
-    return note
-
-
-def notes_of(nb) -> list[Note]:
-    """The notes preprocessors left in a notebook's metadata."""
-    stored = nb.metadata.get(NOTES_KEY, {}).get("notes", [])
-    return [Note.from_dict(n) for n in stored if isinstance(n, dict)]
 
 
 @dataclass

@@ -25,8 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from classroom.grading import exports, records, report, shards, staging, state
-from classroom.grading.results import NEEDS_HUMAN, NOT_SUBMITTED, Job, Note, Result, failure
+from classroom.grading.results import NEEDS_HUMAN, NOT_SUBMITTED, Job, Result, failure
 from classroom.grading.staging import GradeError
+from classroom.nbgrader_ext.notes import Note
 
 REPORT_NAME = "grading_report.txt"
 CSV_NAME = "grades.csv"
@@ -54,7 +55,7 @@ def release_reader(root: Path) -> Callable:
     what intake matches a notebook named after no lesson against."""
     from functools import cache
 
-    from classroom import notebooks
+    from classroom.nbgrader_ext import notebooks
 
     @cache
     def release(lesson: str):
@@ -316,7 +317,7 @@ def output_root(root: Path, facts: dict) -> Path:
 
 def grade_class(args, root: Path, config, work: Path, graders) -> tuple[list[Result], dict]:
     """Grade the class the arguments name with the started pool `graders`."""
-    from classroom import notebooks
+    from classroom.nbgrader_ext import notebooks
 
     known = notebooks.discover_lessons(root)
     cell_timeout = args.cell_timeout or int(config.Execute.get("timeout", 30) or 30)
@@ -446,8 +447,8 @@ def write_outputs(root: Path, config, results: list[Result], facts: dict, shard=
         print(f"\nshard {shard[0]}/{shard[1]}: {folder / shards.RESULTS_NAME}")
         print(f"when every shard is done: python -m classroom.grade --merge --root {root}")
         return
-    from classroom import notebooks
     from classroom.grading import class_report
+    from classroom.nbgrader_ext import notebooks
 
     journal = None if facts.get("demo") else state.Journal(root, state.course_key(root))
     everyone = with_earlier(journal, results)

@@ -15,8 +15,8 @@ from pathlib import Path
 import nbformat
 from nbformat.v4.nbbase import random_cell_id
 
-from classroom.grading.matching import WRONG_NOTEBOOK, alignment_quality
-from classroom.grading.results import Note
+from classroom.nbgrader_ext.matching import WRONG_NOTEBOOK, alignment_quality
+from classroom.nbgrader_ext.notes import Note
 
 # Files nbgrader's exchange puts beside a submission (kept, never worth a note).
 HOUSEKEEPING = {"timestamp.txt", "submission_secret.txt"}

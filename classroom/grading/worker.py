@@ -9,7 +9,7 @@ the grades are sent back to the parent, the one writer of the course's gradebook
 Per job: pick the learner's notebook among the files handed in and read it
 (`submissions.choose_notebook`, `submissions.read_submission`), write it to
 submitted/<student>/<lesson>/, run nbgrader's Autograde converter with the course's
-preprocessors in its chains (`classroom.preprocessors`: the cells matched back to the
+preprocessors in its chains (`classroom.nbgrader_ext.preprocessors`: the cells matched back to the
 release, the guarded kernel), read the grades and the preprocessors' notes back, and render
 the feedback with `HideHiddenTests` and `GraderNotes`.
 """
@@ -28,17 +28,17 @@ from pathlib import Path
 import nbformat
 
 import classroom
-from classroom import build, notebooks, preprocessors
+from classroom import build
 from classroom.grading import state, submissions
 from classroom.grading.results import (
     NEEDS_HUMAN,
     Grade,
     Job,
-    Note,
     Result,
-    notes_of,
 )
-from classroom.verdicts import cases
+from classroom.nbgrader_ext import notebooks, preprocessors
+from classroom.nbgrader_ext.notes import Note, notes_of
+from classroom.nbgrader_ext.verdicts import cases
 
 IGNORED_PARTS = {".ipynb_checkpoints", "__pycache__", "__MACOSX", ".DS_Store"}
 MAX_EXTRA_FILE = 50 * 1024 * 1024  # larger extra files are reported, not copied
@@ -247,7 +247,7 @@ class Worker:
         result.failures = verdict_messages(graded_nb)
         result.predictions = dict(graded_nb.metadata.get("classroom", {}).get("predictions", {}))
         if intake_notes:  # what intake noticed, for the formgrader, as the chain's notes are
-            from classroom.preprocessors import notes_as_comments
+            from classroom.nbgrader_ext.preprocessors import notes_as_comments
 
             pairs = notes_as_comments.by_answer_cell(
                 graded_nb, [(n.text, None) for n in intake_notes]
@@ -302,7 +302,7 @@ class Worker:
     def _feedback(self, lesson: str, student: str, notes: list[Note]) -> Path:
         from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
 
-        from classroom.preprocessors import (
+        from classroom.nbgrader_ext.preprocessors import (
             FeedbackSummary,
             GetGrades,
             GraderNotes,
@@ -381,8 +381,8 @@ def kernel_preload(setup: dict) -> tuple[str, ...] | None:
     (`setup["lessons"]`) import, read from the course's source (the locked cells that are
     neither answers nor tests, as the trusted set-up is); None when there are no lessons or
     one cannot be read (the zygotes then import the default)."""
-    from classroom import zygote
-    from classroom.verdicts import trusted
+    from classroom.isolation import zygote
+    from classroom.nbgrader_ext.verdicts import trusted
 
     statements = []
     for lesson in setup.get("lessons") or []:
@@ -403,13 +403,14 @@ def _warm_up(setup: dict, index: int, conn) -> None:
     and the trusted side's imports (the course package, MuJoCo) done. A failure only means
     the first job starts them itself, or cold kernels."""
     if setup.get("sandboxed", True):
-        from classroom import zygote
+        from classroom.isolation import zygote
+        from classroom.nbgrader_ext import warm
 
         try:
             preload = kernel_preload(setup)
             if preload:
                 zygote.use_kernel_preload(preload)
-            zygote.prestart(index)
+            warm.prestart(index)
             for pid in zygote.host_pids():
                 conn.send({"type": "kernel", "pid": pid})
         except Exception as exc:  # noqa: BLE001 - the first notebook tries again
@@ -435,7 +436,7 @@ def main(conn, setup: dict, index: int) -> None:
 
     fast_disposable_gradebooks(setup["staging"])
     logging.basicConfig(stream=log_file, level=logging.WARNING)
-    from classroom.grading import kernels
+    from classroom.isolation import kernels
 
     kernels.IpcKernelManager.kernel_started = lambda pid: conn.send({"type": "kernel", "pid": pid})
     worker = Worker(setup, index, conn.send)
@@ -456,10 +457,10 @@ def main(conn, setup: dict, index: int) -> None:
     finally:
         kernels.stop_warm_kernels()
         kernels.remove_socket_dir()
-        from classroom.verdicts import boundary
+        from classroom.nbgrader_ext.verdicts import boundary
 
         boundary.remove_numpy_only_site()
-        from classroom import zygote
+        from classroom.isolation import zygote
 
         zygote.stop_all()
         try:

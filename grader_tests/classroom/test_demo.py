@@ -3,8 +3,9 @@ students, and no student handed a lesson they never took (so no cross-lesson emp
 
 import pytest
 
-from classroom import demo, notebooks
+from classroom import demo
 from classroom.grading import intake
+from classroom.nbgrader_ext import notebooks
 
 
 @pytest.fixture(scope="module")

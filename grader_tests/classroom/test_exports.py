@@ -208,7 +208,7 @@ def test_class_report_has_every_lesson_and_no_blank_answers_as_mistakes(term, tm
     """class_report.html: a section per lesson it is given (the gradebook's, not the last
     run's), the rows that need a human first; a blank answer's "returned None" (course.
     expect.NotAnswered) is not a mistake the class made."""
-    from classroom import notebooks
+    from classroom.nbgrader_ext import notebooks
 
     root = Path(__file__).resolve().parents[2]
     lessons = [x for x in (A, B) if x in notebooks.discover_lessons(root)]

@@ -19,7 +19,7 @@ import nbformat
 import pytest
 from bad_submissions import Lesson
 
-from classroom import notebooks
+from classroom.nbgrader_ext import notebooks
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 FIRST, SECOND = "06-slender-parts", "04-frames-and-quaternions"

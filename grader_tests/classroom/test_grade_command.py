@@ -28,8 +28,9 @@ from bad_submissions import BY_NAME, CORPUS, Lesson, write_class
 from graded_outputs import gradebook_rows, hidden_lines, report_section
 from nbformat.v4 import new_markdown_cell
 
-from classroom import build, notebooks
+from classroom import build
 from classroom.grading import intake, report, submissions
+from classroom.nbgrader_ext import notebooks
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 LESSONS = notebooks.discover_lessons(REPO_ROOT)
@@ -256,8 +257,8 @@ def test_repair_restores_every_cell_of_a_stripped_notebook():
         pytest.skip("no lesson")
     from traitlets.config import Config
 
-    from classroom.grading.results import notes_of
-    from classroom.preprocessors import MatchCellsToRelease
+    from classroom.nbgrader_ext.notes import notes_of
+    from classroom.nbgrader_ext.preprocessors import MatchCellsToRelease
 
     lesson = Lesson(LESSON)
     nb = lesson.complete

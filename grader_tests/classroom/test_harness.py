@@ -29,7 +29,8 @@ from nbgrader_harness import (
     zero_problems,
 )
 
-from classroom import build, notebooks
+from classroom import build
+from classroom.nbgrader_ext import notebooks
 
 TOY = "00-toy"
 TOY_TESTS = {"double_matches_twice", "double_close_with_numpy", "quiz_toy_is_b"}

@@ -1,4 +1,5 @@
-"""Hidden cases are fresh for every submission (classroom.verdicts.cases, expect.hidden_cases).
+"""Hidden cases are fresh for every submission (classroom.nbgrader_ext.verdicts.cases,
+expect.hidden_cases).
 
 A hidden test draws its cases from a seed the grader derives from a course secret and the
 submission (student, lesson, what the learner wrote). The end-to-end test plays issue 26's
@@ -22,8 +23,8 @@ from nbformat.v4 import new_code_cell
 from sandbox_required import require_sandbox
 from tampering import L01, base_notebook
 
-from classroom import notebooks
-from classroom.verdicts import cases
+from classroom.nbgrader_ext import notebooks
+from classroom.nbgrader_ext.verdicts import cases
 from course import expect
 
 BOX_CELL = "solid_inertia_box_matches_mujoco"

@@ -39,9 +39,10 @@ from graded_outputs import gradebook_rows, hidden_lines, report_section
 from memory_watch import Sampler
 from sandbox_required import require_sandbox
 
-from classroom import notebooks, sandbox
 from classroom.grading import state
 from classroom.grading.results import NEEDS_HUMAN
+from classroom.isolation import sandbox
+from classroom.nbgrader_ext import notebooks
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 LESSON = hostile.LESSON
@@ -649,14 +650,14 @@ def outputs_digest(root: Path, student: str) -> dict:
 
 def tmp_folders() -> list[str]:
     """The folders the grader makes in /tmp (sandboxes, answer homes, NumPy-only sites)."""
-    from classroom import sandbox
+    from classroom.isolation import sandbox
 
     return [str(p) for p in Path("/tmp").glob(f"{sandbox.FOLDER_PREFIX}*")]
 
 
 def orphaned_sandbox_folders() -> list[str]:
     """The sandbox folders in /tmp whose maker is dead (from a killed run)."""
-    from classroom import sandbox
+    from classroom.isolation import sandbox
 
     folders = tmp_folders()
     return [f for f in folders if (Path(f) / sandbox.OWNER_FILE).exists() and sandbox._left_over(f)]

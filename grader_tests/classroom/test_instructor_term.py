@@ -91,7 +91,7 @@ from lms_downloads import (
 
 from classroom import demo
 from classroom.grading import exports
-from classroom.sandbox import probe
+from classroom.isolation.sandbox import probe
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ARTEFACTS = REPO_ROOT / "grader_tests" / "artefacts"

@@ -32,8 +32,8 @@ from pathlib import Path
 import pytest
 from lms_downloads import canvas_name, write_zip
 
-from classroom import notebooks
-from classroom.sandbox import probe
+from classroom.isolation.sandbox import probe
+from classroom.nbgrader_ext import notebooks
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 GUIDE = REPO_ROOT / "docs" / "instructors.md"

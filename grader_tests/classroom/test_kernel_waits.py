@@ -12,7 +12,7 @@ from queue import Empty
 import lesson_code
 import nbformat
 
-from classroom.grading import kernels
+from classroom.isolation import kernels
 
 
 class LostWakeUp:

@@ -24,9 +24,10 @@ import nbformat
 import pytest
 from lms_downloads import canvas_name, moodle_name, write_zip
 
-from classroom import build, grade, notebooks
+from classroom import build, grade
 from classroom.grading import download, lms, run
 from classroom.grading.results import Job
+from classroom.nbgrader_ext import notebooks
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 L4, L6 = "04-frames-and-quaternions", "06-slender-parts"
@@ -273,7 +274,7 @@ def test_utf8_names_without_the_zip_flag_are_read_as_utf8(tmp_path):
 def test_grading_command_without_lesson_gives_every_file_a_row(tmp_path):
     from lms_downloads import TOY, grade_cli, handed_in, toy_course
 
-    from classroom.sandbox import probe
+    from classroom.isolation.sandbox import probe
 
     if (reason := probe()) is not None:
         pytest.skip(f"the sandbox cannot run here: {reason}")

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from classroom import notebooks
-from classroom.sandbox import probe
+from classroom.isolation.sandbox import probe
+from classroom.nbgrader_ext import notebooks
 
 ROOT = notebooks.ROOT
 LESSON = "01-world-as-text"

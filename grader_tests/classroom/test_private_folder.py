@@ -23,7 +23,8 @@ import pytest
 import tampering
 from sandbox_required import require_sandbox
 
-from classroom import build, notebooks
+from classroom import build
+from classroom.nbgrader_ext import notebooks
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 L01 = tampering.L01
@@ -86,7 +87,7 @@ def test_grading_from_a_course_in_a_private_folder_grades_every_student(tmp_path
 def test_a_sandbox_stopped_by_a_private_folder_names_it_and_the_fix(monkeypatch):
     """When the launcher cannot run what lies in a private folder, the reason names that
     folder and how to mend it, and `require` puts the fix before --unsandboxed."""
-    from classroom import sandbox
+    from classroom.isolation import sandbox
 
     private = tempfile.mkdtemp(dir="/tmp")  # /tmp lets everyone pass; this folder does not
     try:

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from classroom import build, notebooks, setup_cell
+from classroom import build, setup_cell
+from classroom.nbgrader_ext import notebooks
 
 ROOT = Path(__file__).resolve().parents[2]
 ADDRESS = setup_cell.CourseAddress("https://github.com/an-org/a-course", "main")

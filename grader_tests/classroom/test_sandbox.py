@@ -1,5 +1,5 @@
-"""The grading sandbox (classroom/sandbox.py), with the real bubblewrap: what learner code in it
-cannot read, write, reach or leave running, its limits, and kernels started in it.
+"""The grading sandbox (classroom/isolation/sandbox.py), with the real bubblewrap: what learner
+code in it cannot read, write, reach or leave running, its limits, and kernels started in it.
 
 Never skipped quietly: when the sandbox cannot run on this machine (`probe()` says why), every
 test fails with that reason if the environment variable CI is set, and is skipped with it
@@ -24,8 +24,8 @@ import pytest
 from jupyter_core.paths import jupyter_runtime_dir
 from sandbox_required import require_sandbox
 
-from classroom import sandbox
-from classroom.sandbox import (
+from classroom.isolation import sandbox
+from classroom.isolation.sandbox import (
     NOTEBOOK_DIR,
     GiB,
     Limits,
@@ -748,7 +748,7 @@ def test_the_launcher_hands_on_only_pipes_and_sockets(tmp_path):
 # prints them on one line and holds them until its stdin closes.
 HOLDER = """
 import sys
-from classroom import sandbox
+from classroom.isolation import sandbox
 first, end, count, wait = map(float, sys.argv[1:])
 uids = range(int(first), int(end))
 leases = [sandbox.take_lease(uids, wait=wait) for _ in range(int(count))]

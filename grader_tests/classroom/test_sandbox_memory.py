@@ -1,4 +1,4 @@
-"""A sandbox's processes together stay under one memory bound (classroom/sandbox.py): its
+"""A sandbox's processes together stay under one memory bound (classroom/isolation/sandbox.py): its
 cgroup where this machine lets the grader make one, else a bound per process that, times
 the tasks a slot may have, stays under the machine's memory.
 
@@ -23,8 +23,8 @@ import pytest
 from memory_watch import Sampler
 from sandbox_required import require_sandbox
 
-from classroom import sandbox
-from classroom.sandbox import GiB, Limits, MiB, Sandbox
+from classroom.isolation import sandbox
+from classroom.isolation.sandbox import GiB, Limits, MiB, Sandbox
 
 
 def require_cgroup() -> None:
@@ -148,7 +148,7 @@ def wait_gone(uid: int, seconds: float = 10) -> bool:
 # A process that makes a sandbox's cgroup, says where, and is killed before it can close it.
 MAKER = """
 import json, sys
-from classroom import sandbox
+from classroom.isolation import sandbox
 group = sandbox.Cgroup(sandbox.Limits())
 print(json.dumps(group.folders), flush=True)
 sys.stdin.read()

@@ -30,7 +30,8 @@ def test_a_lesson_the_gradebook_holds_as_released_is_not_generated_again(tmp_pat
     a lesson as released is left as it is, and an edited test cell is written."""
     import nbformat
 
-    from classroom import build, notebooks
+    from classroom import build
+    from classroom.nbgrader_ext import notebooks
 
     lesson = "03-mass-and-inertia"
     course = build.make_course_dir(lesson, tmp_path / "course")

@@ -15,7 +15,7 @@ import pytest
 from sandbox_required import require_sandbox
 from tampering import L01, base_notebook
 
-from classroom import notebooks
+from classroom.nbgrader_ext import notebooks
 from course import expect
 
 STOCK_CONFIG = '''"""A stock configuration: nbgrader's own chains, none of the course's."""

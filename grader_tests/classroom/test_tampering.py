@@ -23,7 +23,8 @@ import tampering
 from sandbox_required import require_sandbox
 from tampering import L01, MUST_COMPUTE, TRICKS
 
-from classroom import build, notebooks
+from classroom import build
+from classroom.nbgrader_ext import notebooks
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 GRADING_TIMEOUT = 600

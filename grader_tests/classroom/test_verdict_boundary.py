@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classroom.verdicts import answer_server as codec
-from classroom.verdicts.boundary import (
+from classroom.nbgrader_ext.verdicts import answer_server as codec
+from classroom.nbgrader_ext.verdicts.boundary import (
     AnswerProcess,
     AnswerProcessGone,
     BadAnswerValue,
@@ -682,7 +682,7 @@ def test_learner_prints_do_not_corrupt_the_channel(answers):
 @pytest.mark.timeout(30)
 def test_the_answer_process_gets_none_of_the_grader_environment(monkeypatch):
     """Separate memory is a given (another process); the environment is what could leak.
-    Reading the grader through /proc is the sandbox's to forbid (classroom/sandbox.py)."""
+    Reading the grader through /proc is the sandbox's to forbid (classroom/isolation/sandbox.py)."""
     monkeypatch.setenv("GRADER_SECRET", "answers-key")
     with AnswerProcess() as answers:
         define(answers, "import os\nenv = dict(os.environ)\nppid = os.getppid()\n")
@@ -776,10 +776,11 @@ def test_folders_left_by_a_process_that_skips_atexit_are_swept(tmp_path):
     """A grading worker ends with os._exit (multiprocessing), so its atexit never runs: its
     NumPy-only site and an answer process's home stay in /tmp, in folders that record their
     maker, until the next run's sweep removes them (while a live maker's stay)."""
-    from classroom import sandbox
+    from classroom.isolation import sandbox
 
     code = (
-        "import os\nfrom classroom.verdicts.boundary import AnswerProcess, numpy_only_site\n"
+        "import os\n"
+        "from classroom.nbgrader_ext.verdicts.boundary import AnswerProcess, numpy_only_site\n"
         "answers = AnswerProcess().start()\nprint(numpy_only_site())\n"
         "print(answers._workdir, flush=True)\nos._exit(0)\n"
     )
@@ -799,7 +800,7 @@ def test_remove_numpy_only_site_removes_it_and_the_next_call_makes_another():
     """What a worker calls on its way out; in a process of its own, as a live answer
     process of this module may be using this process's site."""
     code = (
-        "from classroom.verdicts import boundary\nsite = boundary.numpy_only_site()\n"
+        "from classroom.nbgrader_ext.verdicts import boundary\nsite = boundary.numpy_only_site()\n"
         "boundary.remove_numpy_only_site()\nagain = boundary.numpy_only_site()\n"
         "print(site.parent.exists(), again != site, (again / 'numpy').is_dir())\n"
     )

@@ -1,5 +1,5 @@
-"""Warm kernels (classroom.zygote): forked from one pre-imported zygote per slot, inside the
-slot's sandbox, and still nothing one submission does reaches the next.
+"""Warm kernels (classroom.isolation.zygote): forked from one pre-imported zygote per slot,
+inside the slot's sandbox, and still nothing one submission does reaches the next.
 
 Each test grades "submissions" one after another in the same slot, as a worker does, and
 checks first that they really shared the zygote (the same PID namespace: the same sandbox),
@@ -26,10 +26,9 @@ from fd_listing import run_in_kernel
 from sandbox_required import require_sandbox
 from traitlets.config import Config
 
-from classroom import sandbox, zygote
-from classroom.grading import kernels
-from classroom.grading.results import notes_of
-from classroom.preprocessors import GuardedExecute, decide_verdicts
+from classroom.isolation import kernels, sandbox, zygote
+from classroom.nbgrader_ext.notes import notes_of
+from classroom.nbgrader_ext.preprocessors import GuardedExecute, decide_verdicts
 
 FIXTURES = Path(__file__).resolve().parent / "preprocessors" / "fixtures"
 PROBE = "double(21) = 42\n"
@@ -337,8 +336,8 @@ def test_a_run_preloads_what_its_own_lessons_set_ups_import(tmp_path):
     """Lessons 01 to 06 draw through their helpers (no pyplot in a set-up); a lesson whose
     set-up imports pyplot has a run with it preload pyplot, what its answers import is left
     out; a lesson that cannot be read leaves the default."""
-    from classroom import notebooks
     from classroom.grading import worker
+    from classroom.nbgrader_ext import notebooks
 
     root = str(Path(__file__).resolve().parents[2])
     every = notebooks.discover_lessons(root)

@@ -16,7 +16,7 @@ import mujoco_menagerie
 import pytest
 
 import course.menagerie as menagerie
-from classroom import notebooks
+from classroom.nbgrader_ext import notebooks
 
 # mujoco is imported inside the tests, after `course` (imported above) has chosen MUJOCO_GL:
 # mujoco reads it once, and other tests in this session may render.

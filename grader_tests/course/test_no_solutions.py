@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from classroom import notebooks
+from classroom.nbgrader_ext import notebooks
 
 COURSE = Path(__file__).resolve().parents[2] / "course"
 MIN_CHARS = 18  # shorter lines ("return low", "x, v = 1.0, 0.0") say nothing about a method

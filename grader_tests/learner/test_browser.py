@@ -74,7 +74,8 @@ from learner_checks import (
 )
 from nbgrader_harness import blank_release, filled_release
 
-from classroom import notebooks, setup_cell
+from classroom import setup_cell
+from classroom.nbgrader_ext import notebooks
 from course import quiz
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,7 +15,7 @@ import lesson_code
 import nbformat
 import pytest
 
-from classroom import notebooks
+from classroom.nbgrader_ext import notebooks
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted(p.parent.name for p in ROOT.glob("source/*/*.ipynb") if p.stem == p.parent.name)

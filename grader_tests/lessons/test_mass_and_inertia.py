@@ -29,7 +29,7 @@ import nbformat
 import numpy as np
 import pytest
 
-from classroom import notebooks
+from classroom.nbgrader_ext import notebooks
 from course import compiled, expect, render
 from course.lessons.mass_and_inertia import checks as check
 from course.lessons.mass_and_inertia import inertia as lab

@@ -7,7 +7,8 @@ import re
 import pytest
 from learner_checks import quiz_cells
 
-from classroom import build, notebooks
+from classroom import build
+from classroom.nbgrader_ext import notebooks
 from course import quiz
 
 SNAKE_CASE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")

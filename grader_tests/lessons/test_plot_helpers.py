@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from classroom import notebooks
+from classroom.nbgrader_ext import notebooks
 from course.lessons.actuators_and_sensors import pictures as actuators_and_sensors
 from course.lessons.contacts import pictures as contacts
 from course.lessons.frames_and_quaternions import pictures as frames_and_quaternions

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from classroom import notebooks
+from classroom.nbgrader_ext import notebooks
 from course import lessons
 
 COURSE = Path(lessons.__file__).resolve().parents[1]

@@ -19,8 +19,8 @@ import mujoco
 import numpy as np
 import pytest
 
-from classroom import notebooks
-from classroom.verdicts.boundary import AnswerProcess
+from classroom.nbgrader_ext import notebooks
+from classroom.nbgrader_ext.verdicts.boundary import AnswerProcess
 from course import compiled, expect
 from course.lessons.slender_parts import checks as check
 from course.lessons.slender_parts import parts, pictures, runs

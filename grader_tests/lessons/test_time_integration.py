@@ -26,10 +26,10 @@ import mujoco
 import numpy as np
 import pytest
 
-from classroom import notebooks
-from classroom.verdicts import trusted
-from classroom.verdicts.boundary import AnswerProcess
-from classroom.verdicts.trusted import split_test
+from classroom.nbgrader_ext import notebooks
+from classroom.nbgrader_ext.verdicts import trusted
+from classroom.nbgrader_ext.verdicts.boundary import AnswerProcess
+from classroom.nbgrader_ext.verdicts.trusted import split_test
 from course import compiled, expect
 from course.lessons.time_integration import checks as check
 from course.lessons.time_integration import dynamics
@@ -249,7 +249,7 @@ def test_the_graders_replica_steps_as_mujoco_does(integrator, make):
     rebuilt as the answer process rebuilds it) follows MuJoCo's steps to round-off, through
     continued calls, new releases and changes of timestep, and the lesson's own bisection
     finds the same edge with either."""
-    from classroom.verdicts import answer_server
+    from classroom.nbgrader_ext.verdicts import answer_server
 
     stepper, twin = make(integrator), make(integrator)
     source, name, values = stepper.answer_formula()

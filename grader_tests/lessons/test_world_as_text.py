@@ -28,7 +28,7 @@ import numpy as np
 import pytest
 from learner_checks import VIDEO_LIMIT_BYTES
 
-from classroom import notebooks
+from classroom.nbgrader_ext import notebooks
 from course import compiled, expect, falls, mjcf, render
 from course.lessons.world_as_text import checks as check
 from course.lessons.world_as_text import drop, pictures, scenes

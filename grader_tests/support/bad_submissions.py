@@ -35,7 +35,7 @@ from nbgrader_harness import (
     filled_release,
 )
 
-from classroom import notebooks
+from classroom.nbgrader_ext import notebooks
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 

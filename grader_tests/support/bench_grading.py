@@ -55,7 +55,7 @@ for folder in (str(REPO_ROOT), str(HERE)):
 
 import nbgrader_harness as harness  # noqa: E402
 
-from classroom import notebooks  # noqa: E402
+from classroom.nbgrader_ext import notebooks  # noqa: E402
 
 
 def synthetic_class(lesson: str, count: int) -> dict:
@@ -192,7 +192,7 @@ def stopwatch(times: dict, key, *, add: bool = False):
 def timed_execute_class():
     """GuardedExecute recording seconds per phase: kernel (start until ready, and stop),
     each cell it runs (by index)."""
-    from classroom.preprocessors import GuardedExecute
+    from classroom.nbgrader_ext.preprocessors import GuardedExecute
 
     class Timed(GuardedExecute):
         run_tests = False  # True: test cells run in the kernel too, as plain nbgrader runs them
@@ -270,7 +270,7 @@ def time_notebook(lesson: str, folder: Path, warm: bool, slot: int) -> dict:
 def time_tests(lesson: str, folder: Path, config) -> float:
     """Seconds the source notebook's test cells take in the kernel (its other cells run
     first, untimed for this sum)."""
-    from classroom.notebooks import is_test
+    from classroom.nbgrader_ext.notebooks import is_test
 
     nb = notebooks.read_lesson(lesson, "source", REPO_ROOT)
     times = timed_run(nb, folder, config, run_tests=True)["cells"]
@@ -281,7 +281,7 @@ def time_verdicts(lesson: str, folder: Path, warm: bool, slot: int, repeats: int
     """Best seconds of DecideVerdicts deciding one complete notebook of lesson, as the grader
     does (the learner's cells in a sandboxed answer process, the tests here, every function
     a check passes them crossing the boundary): the answer process's start included."""
-    from classroom.preprocessors import DecideVerdicts
+    from classroom.nbgrader_ext.preprocessors import DecideVerdicts
 
     course = harness.prepare_course(lesson, folder)  # the gradebook holds the tests
     info = {
@@ -301,8 +301,8 @@ def time_verdicts(lesson: str, folder: Path, warm: bool, slot: int, repeats: int
 def time_answer_process(warm: bool, slot: int) -> float:
     """Seconds to start a sandboxed answer process (warm: forked by the slot's zygote) and
     run one cell in it."""
-    from classroom.preprocessors import decide_verdicts
-    from classroom.verdicts import boundary
+    from classroom.nbgrader_ext.preprocessors import decide_verdicts
+    from classroom.nbgrader_ext.verdicts import boundary
 
     start = time.perf_counter()
     answers, box = decide_verdicts.answer_process(slot, sandboxed=True, warm=warm)
@@ -318,7 +318,7 @@ def time_answer_process(warm: bool, slot: int) -> float:
 def breakdown(lessons: list[str], base: Path, repeats: int = 3, slot: int = 930) -> dict:
     """{lesson: {"cold": timings, "warm": timings}}, each the best of `repeats` notebooks
     (per phase), printed as a table; the zygotes' start is not timed."""
-    from classroom import zygote
+    from classroom.isolation import zygote
 
     found = {}
     time_notebook(lessons[0], base / "zygote-start", True, slot)  # starts the zygote

@@ -42,7 +42,7 @@ def _parse(printed: str) -> dict:
 async def run_in_kernel(km, code: str, timeout: float = 60) -> tuple[dict, str]:
     """Run code in km's started kernel, then shut the kernel down: the execute reply's
     content and what the code printed."""
-    from classroom.grading import kernels
+    from classroom.isolation import kernels
 
     kc = km.client()
     kc.start_channels()
@@ -69,7 +69,7 @@ async def _kernel_fds(manager_class, slot: int, folder: str) -> dict:
 
 
 def _answer_fds(slot: int, warm: bool) -> dict:
-    from classroom.preprocessors import decide_verdicts
+    from classroom.nbgrader_ext.preprocessors import decide_verdicts
 
     answers, held = decide_verdicts.answer_process(slot, warm=warm)
     try:
@@ -83,7 +83,7 @@ def _answer_fds(slot: int, warm: bool) -> dict:
 
 def listings(slot: int, folder: str) -> dict:
     """{kind: the descriptors a process of that kind held}."""
-    from classroom import sandbox, zygote
+    from classroom.isolation import sandbox, zygote
 
     found = {
         "cold kernel": asyncio.run(_kernel_fds(sandbox.SandboxedKernelManager, slot, folder)),

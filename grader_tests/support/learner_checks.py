@@ -24,7 +24,8 @@ from typing import NamedTuple
 import lesson_code
 import nbformat
 
-from classroom import notebooks, setup_cell
+from classroom import setup_cell
+from classroom.nbgrader_ext import notebooks
 from course import expect, quiz
 
 # A drop clip is a few tens of kilobytes; a clip near this limit means a wrong size or rate.

@@ -26,8 +26,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from classroom import notebooks
-from classroom.grading import kernels
+from classroom.isolation import kernels
+from classroom.nbgrader_ext import notebooks
 
 
 def setup_imports(source) -> str:

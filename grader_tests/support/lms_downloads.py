@@ -38,7 +38,8 @@ if str(REPO_ROOT) not in sys.path:
 
 import toy_lesson  # noqa: E402
 
-from classroom import build, notebooks  # noqa: E402
+from classroom import build  # noqa: E402
+from classroom.nbgrader_ext import notebooks  # noqa: E402
 
 TOY = toy_lesson.TOY
 

@@ -41,7 +41,8 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
-from classroom import build, notebooks  # noqa: E402
+from classroom import build  # noqa: E402
+from classroom.nbgrader_ext import notebooks  # noqa: E402
 
 MISTAKES_ROOT = Path(__file__).resolve().parents[1] / "mistakes"
 
@@ -62,7 +63,7 @@ class HarnessError(RuntimeError):
 
 
 # --------------------------------------------------------------------------------------------
-# Cells of a lesson notebook (the course's one vocabulary: classroom.notebooks)
+# Cells of a lesson notebook (the course's one vocabulary: classroom.nbgrader_ext.notebooks)
 
 answer_cells = notebooks.answer_cells
 autograded_cells = notebooks.test_cells
@@ -101,7 +102,7 @@ def rebinding_release(lesson: str, *, root: Path | str = REPO_ROOT) -> nbformat.
 
 
 # --------------------------------------------------------------------------------------------
-# Mistake fixtures (loaded by classroom.notebooks)
+# Mistake fixtures (loaded by classroom.nbgrader_ext.notebooks)
 
 Mistake = notebooks.Mistake
 

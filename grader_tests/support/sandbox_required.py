@@ -9,8 +9,9 @@ import pytest
 
 def require_sandbox() -> None:
     """Return when the sandbox runs here; else fail under CI (CI=true), skip elsewhere, with
-    the reason classroom.sandbox.probe() gives. Called first by every test that needs it."""
-    from classroom import sandbox
+    the reason classroom.isolation.sandbox.probe() gives. Called first by every test that
+    needs it."""
+    from classroom.isolation import sandbox
 
     reason = sandbox.probe()
     if reason is None:

@@ -28,7 +28,7 @@ import nbformat
 REPO_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO_ROOT))
 
-from classroom import notebooks  # noqa: E402
+from classroom.nbgrader_ext import notebooks  # noqa: E402
 
 HIDDEN = "### BEGIN HIDDEN TESTS"
 

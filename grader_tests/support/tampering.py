@@ -34,7 +34,7 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell
 
-from classroom import notebooks
+from classroom.nbgrader_ext import notebooks
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 L01, L02 = "01-world-as-text", "02-time-integration"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import nbformat
 from nbformat.v4 import new_code_cell, new_notebook
 
-from classroom import notebooks
+from classroom.nbgrader_ext import notebooks
 
 TOY = "00-toy"
 DOUBLE = "def double(x):\n    ### BEGIN SOLUTION\n    return 2 * x\n    ### END SOLUTION"

@@ -73,7 +73,8 @@ def course(tmp_path) -> Config:
 def toy_course(read_nb, tmp_path_factory) -> Path:
     """A course directory holding the toy lesson, generated from fixtures/source.ipynb:
     release/ and its gradebook (one course per test module, which may add to it)."""
-    from classroom import build, notebooks
+    from classroom import build
+    from classroom.nbgrader_ext import notebooks
 
     root = tmp_path_factory.mktemp("toy-course")
     shutil.copyfile(build.REPO_ROOT / build.CONFIG_FILE, root / build.CONFIG_FILE)

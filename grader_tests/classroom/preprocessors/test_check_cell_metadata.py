@@ -5,8 +5,8 @@ import pytest
 from nbgrader.nbgraderformat import MetadataValidator
 from nbgrader.preprocessors import CheckCellMetadata as NbgraderCheckCellMetadata
 
-from classroom.preprocessors import CheckCellMetadata
-from classroom.preprocessors.check_cell_metadata import FastMetadataValidator
+from classroom.nbgrader_ext.preprocessors import CheckCellMetadata
+from classroom.nbgrader_ext.preprocessors.check_cell_metadata import FastMetadataValidator
 
 
 def first_graded(nb):

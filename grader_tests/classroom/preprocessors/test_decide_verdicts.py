@@ -18,8 +18,8 @@ from nbgrader.coursedir import CourseDirectory
 from nbgrader.utils import determine_grade
 
 from classroom import build
-from classroom.grading.results import notes_of
-from classroom.preprocessors import DecideVerdicts
+from classroom.nbgrader_ext.notes import notes_of
+from classroom.nbgrader_ext.preprocessors import DecideVerdicts
 
 LESSON = "toy"
 CELL_TIMEOUT = 1.0

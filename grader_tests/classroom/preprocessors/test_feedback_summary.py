@@ -7,9 +7,9 @@ with their verdicts and scores, as in test_hide_hidden_tests) go through that fi
 
 import copy
 
-from classroom.notebooks import is_test
-from classroom.preprocessors import HideHiddenTests
-from classroom.preprocessors.feedback_summary import RESULT_CLASS, FeedbackSummary
+from classroom.nbgrader_ext.notebooks import is_test
+from classroom.nbgrader_ext.preprocessors import HideHiddenTests
+from classroom.nbgrader_ext.preprocessors.feedback_summary import RESULT_CLASS, FeedbackSummary
 
 
 def summarised(read_nb, name):

@@ -14,7 +14,7 @@ from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import GetGrades as NbgraderGetGrades
 
 from classroom import build
-from classroom.preprocessors import GetGrades
+from classroom.nbgrader_ext.preprocessors import GetGrades
 
 LESSON, STUDENT = "toy", "ada"
 

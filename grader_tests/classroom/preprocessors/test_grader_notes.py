@@ -6,8 +6,8 @@ notes_in_metadata holds five notes in its metadata: a Colab note twice, a timeou
 
 import pytest
 
-from classroom.grading.results import record_note
-from classroom.preprocessors import GraderNotes
+from classroom.nbgrader_ext.notes import record_note
+from classroom.nbgrader_ext.preprocessors import GraderNotes
 
 HEADING = "**Notes from the grader**"
 EXPECTED = [

@@ -17,11 +17,10 @@ import re
 import pytest
 from traitlets.config import Config
 
-from classroom import sandbox
-from classroom.grading import kernels
-from classroom.grading.results import notes_of
-from classroom.notebooks import is_test
-from classroom.preprocessors import GuardedExecute
+from classroom.isolation import kernels, sandbox
+from classroom.nbgrader_ext.notebooks import is_test
+from classroom.nbgrader_ext.notes import notes_of
+from classroom.nbgrader_ext.preprocessors import GuardedExecute
 
 CELL_TIMEOUT = 3
 SLOT = 920  # a sandbox slot of its own: a grader (slots 0, 1...) may run beside the tests

@@ -13,8 +13,8 @@ import copy
 import nbformat
 import pytest
 
-from classroom.preprocessors import HideHiddenTests
-from classroom.preprocessors.hide_hidden_tests import HIDDEN_PLACEHOLDER
+from classroom.nbgrader_ext.preprocessors import HideHiddenTests
+from classroom.nbgrader_ext.preprocessors.hide_hidden_tests import HIDDEN_PLACEHOLDER
 
 TEST, QUIZ_TEST = 4, 7
 HIDDEN_TEXT = ("double(-1.5)", "-3.0", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")

@@ -9,10 +9,10 @@ import pytest
 from nbgrader.nbgraderformat import ValidationError
 from nbgrader.preprocessors import CheckCellMetadata
 
-from classroom import notebooks
-from classroom.grading.results import notes_of, record_note
-from classroom.notebooks import grade_id
-from classroom.preprocessors import MatchCellsToRelease
+from classroom.nbgrader_ext import notebooks
+from classroom.nbgrader_ext.notebooks import grade_id
+from classroom.nbgrader_ext.notes import notes_of, record_note
+from classroom.nbgrader_ext.preprocessors import MatchCellsToRelease
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from nbgrader.api import Gradebook
 from nbgrader.coursedir import CourseDirectory
 
 from classroom import build
-from classroom.preprocessors.notes_as_comments import PREFIX, NotesAsComments
+from classroom.nbgrader_ext.preprocessors.notes_as_comments import PREFIX, NotesAsComments
 
 LESSON, STUDENT = "toy", "grace"
 OWN = "No response."  # what nbgrader's autograde may already have written

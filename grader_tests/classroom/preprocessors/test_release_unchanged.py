@@ -4,8 +4,8 @@ with no change and no note."""
 
 import pytest
 
-from classroom.grading.results import notes_of
-from classroom.preprocessors import MatchCellsToRelease, RestoreReleaseMetadata
+from classroom.nbgrader_ext.notes import notes_of
+from classroom.nbgrader_ext.preprocessors import MatchCellsToRelease, RestoreReleaseMetadata
 
 
 @pytest.mark.timeout(30)

@@ -7,8 +7,8 @@ import pytest
 from nbgrader.nbgraderformat import SchemaTooOldError
 from nbgrader.preprocessors import CheckCellMetadata
 
-from classroom.grading.results import notes_of
-from classroom.preprocessors import RestoreReleaseMetadata
+from classroom.nbgrader_ext.notes import notes_of
+from classroom.nbgrader_ext.preprocessors import RestoreReleaseMetadata
 
 COLAB_CELL_KEYS = {"colab", "id", "outputId"}
 EDITOR_CELL_KEYS = {"vscode", "ExecuteTime", "scrolled", "collapsed"}

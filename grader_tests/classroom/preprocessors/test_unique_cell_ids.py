@@ -5,8 +5,8 @@ import re
 import nbformat
 import pytest
 
-from classroom.grading.results import notes_of
-from classroom.preprocessors import UniqueCellIds
+from classroom.nbgrader_ext.notes import notes_of
+from classroom.nbgrader_ext.preprocessors import UniqueCellIds
 
 VALID_ID = re.compile(r"[a-zA-Z0-9_-]{1,64}")  # nbformat 4.5's cell id
 

@@ -5,13 +5,13 @@ runs a test cell (GuardedExecute skips them), so nothing the learner's code does
 (rebinding functions, input or AST transformers, events, a displayhook) touches a test.
 Instead, in this process:
 
-1. a fresh answer process (`classroom.verdicts.boundary`), sandboxed, holding only NumPy and
-   the standard library, runs the learner's cells in notebook order: every code cell that is
-   not locked (the answer cells, and any cell the learner added);
+1. a fresh answer process (`classroom.nbgrader_ext.verdicts.boundary`), sandboxed, holding
+   only NumPy and the standard library, runs the learner's cells in notebook order: every
+   code cell that is not locked (the answer cells, and any cell the learner added);
 2. at each test cell, its trusted source, read from the gradebook, never from the notebook,
    runs here with the lesson's set-up imports and the learner's answers across the boundary:
    functions become proxies that call into the answer process with plain values, values are
-   plain decoded copies (`classroom.verdicts.trusted`);
+   plain decoded copies (`classroom.nbgrader_ext.verdicts.trusted`);
 3. the cell's outputs become the verdict: the lines the test printed when it passed, or one
    error whose message is the test's (the likely mistake), nothing else. nbgrader's
    SaveAutoGrades then scores the cell from those outputs: full marks or 0.
@@ -29,10 +29,10 @@ from nbformat.notebooknode import NotebookNode
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Bool, Float, Integer, Unicode
 
-from classroom.grading.results import record_note
-from classroom.notebooks import grade_id, is_locked, is_test
-from classroom.preprocessors.settings import setting
-from classroom.verdicts import boundary, cases, trusted
+from classroom.nbgrader_ext.notebooks import grade_id, is_locked, is_test
+from classroom.nbgrader_ext.notes import record_note
+from classroom.nbgrader_ext.preprocessors.settings import setting
+from classroom.nbgrader_ext.verdicts import boundary, cases, trusted
 
 VERDICT_KEY = "verdict"  # cell.metadata["classroom"]["verdict"]: for the feedback
 PREDICTION_PREFIX = "predict_"  # predict-first answers: recorded, never scored
@@ -51,9 +51,10 @@ class DecideVerdicts(NbGraderPreprocessor):
         Bool,
         True,
         "Fork the sandboxed answer process from the slot's answer zygote (NumPy and the "
-        "answer server imported once, classroom.zygote); False: a new interpreter each time.",
+        "answer server imported once, classroom.isolation.zygote); False: a new interpreter "
+        "each time.",
     )
-    slot = setting(Integer, 0, "The sandbox slot (see classroom.sandbox).")
+    slot = setting(Integer, 0, "The sandbox slot (see classroom.isolation.sandbox).")
     secret_file = setting(
         Unicode,
         "",
@@ -98,7 +99,7 @@ class DecideVerdicts(NbGraderPreprocessor):
         return nb, resources
 
     def _hidden_seed(self, nb, info: dict) -> tuple[int, ...]:
-        """The seed of this submission's hidden cases (classroom.verdicts.cases)."""
+        """The seed of this submission's hidden cases (classroom.nbgrader_ext.verdicts.cases)."""
         path = self.secret_file or cases.secret_path(self._course_root())
         digest = cases.learner_digest(nb.cells)
         student = str(info.get("student") or "")
@@ -239,7 +240,7 @@ def verdict_outputs(verdict: trusted.Verdict) -> list[NotebookNode]:
 
 def answer_sandbox(slot: int):
     """The sandbox an answer process runs in: the interpreter and NumPy, nothing else."""
-    from classroom import sandbox
+    from classroom.isolation import sandbox
 
     sandbox.require()
     readonly = [str(boundary.numpy_only_site()), *map(str, boundary.numpy_dirs())]
@@ -277,7 +278,7 @@ class AnswerHost:
         if self.warm:
             import logging
 
-            from classroom import zygote
+            from classroom.isolation import zygote
 
             for which in ("the slot's", "a fresh"):
                 try:
@@ -299,7 +300,7 @@ class AnswerHost:
     def _forked(self, command: list[str]):
         """command forked by the slot's answer zygote (a new one when there is none), in a
         sandbox made as new first; ZygoteGone when that cannot be."""
-        from classroom import sandbox, zygote
+        from classroom.isolation import sandbox, zygote
 
         if self.zygote is None or not self.zygote.alive:
             self.zygote = zygote.answer_zygote(

@@ -86,7 +86,7 @@ from dataclasses import dataclass
 
 from traitlets import Instance, Integer, List
 
-from classroom.grading.kernels import IpcKernelManager
+from classroom.isolation.kernels import IpcKernelManager
 
 try:
     import pwd
@@ -723,7 +723,7 @@ def sandbox_command(
 
 # Refused with EPERM to every process of a sandbox: kernel keyrings (a key added to the user
 # keyring outlives the process, and a sandbox's namespaces may serve several submissions:
-# classroom.zygote) and SysV IPC and POSIX message queues (objects that outlive their
+# classroom.isolation.zygote) and SysV IPC and POSIX message queues (objects that outlive their
 # creator in the IPC namespace). Nothing a notebook needs uses them: NumPy, MuJoCo,
 # matplotlib, multiprocessing's semaphores (files in /dev/shm) do not. Syscalls of another
 # ABI than the machine's own (i386 or x32 on x86_64) are all refused.

@@ -12,8 +12,8 @@ from __future__ import annotations
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from classroom.grading.results import notes_of
-from classroom.notebooks import answer_cells
+from classroom.nbgrader_ext.notebooks import answer_cells
+from classroom.nbgrader_ext.notes import notes_of
 
 PREFIX = "Grader: "
 

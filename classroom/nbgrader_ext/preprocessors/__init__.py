@@ -16,17 +16,17 @@ own chains (`Autograde.sanitize_preprocessors`, `Autograde.autograde_preprocesso
   nbgrader's, then HideHiddenTests, FeedbackSummary and GraderNotes.
 """
 
-from classroom.preprocessors.check_cell_metadata import CheckCellMetadata
-from classroom.preprocessors.decide_verdicts import DecideVerdicts
-from classroom.preprocessors.feedback_summary import FeedbackSummary
-from classroom.preprocessors.get_grades import GetGrades
-from classroom.preprocessors.grader_notes import GraderNotes
-from classroom.preprocessors.guarded_execute import GuardedExecute
-from classroom.preprocessors.hide_hidden_tests import HideHiddenTests
-from classroom.preprocessors.match_cells_to_release import MatchCellsToRelease
-from classroom.preprocessors.notes_as_comments import NotesAsComments
-from classroom.preprocessors.restore_release_metadata import RestoreReleaseMetadata
-from classroom.preprocessors.unique_cell_ids import UniqueCellIds
+from classroom.nbgrader_ext.preprocessors.check_cell_metadata import CheckCellMetadata
+from classroom.nbgrader_ext.preprocessors.decide_verdicts import DecideVerdicts
+from classroom.nbgrader_ext.preprocessors.feedback_summary import FeedbackSummary
+from classroom.nbgrader_ext.preprocessors.get_grades import GetGrades
+from classroom.nbgrader_ext.preprocessors.grader_notes import GraderNotes
+from classroom.nbgrader_ext.preprocessors.guarded_execute import GuardedExecute
+from classroom.nbgrader_ext.preprocessors.hide_hidden_tests import HideHiddenTests
+from classroom.nbgrader_ext.preprocessors.match_cells_to_release import MatchCellsToRelease
+from classroom.nbgrader_ext.preprocessors.notes_as_comments import NotesAsComments
+from classroom.nbgrader_ext.preprocessors.restore_release_metadata import RestoreReleaseMetadata
+from classroom.nbgrader_ext.preprocessors.unique_cell_ids import UniqueCellIds
 
 __all__ = [
     "CheckCellMetadata",
@@ -45,7 +45,7 @@ __all__ = [
     "FEEDBACK",
 ]
 
-_OURS = "classroom.preprocessors."
+_OURS = "classroom.nbgrader_ext.preprocessors."
 _NBGRADER = "nbgrader.preprocessors."
 
 SANITIZE = [

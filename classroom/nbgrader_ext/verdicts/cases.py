@@ -58,7 +58,7 @@ def learner_digest(cells) -> str:
     """SHA-256 of what the learner wrote: the sources of the cells that are not locked (answer
     cells and cells the learner added), in order, with their kinds. Outputs and metadata are
     left out, so running the same notebook again changes nothing."""
-    from classroom.notebooks import is_locked
+    from classroom.nbgrader_ext.notebooks import is_locked
 
     digest = hashlib.sha256()
     for cell in cells:

@@ -1,6 +1,6 @@
 """The answer server: runs a learner's answer code in its own, untrusted process.
 
-Started by classroom/verdicts/boundary.py as
+Started by classroom/nbgrader_ext/verdicts/boundary.py as
 
     python -I -S -B answer_server.py --site DIR [--max-message BYTES] [--max-memory BYTES]
 

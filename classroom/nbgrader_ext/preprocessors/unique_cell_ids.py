@@ -11,7 +11,7 @@ import re
 from nbformat.v4.nbbase import random_cell_id
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from classroom.grading.results import record_note
+from classroom.nbgrader_ext.notes import record_note
 
 CELL_ID = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 

@@ -1,6 +1,6 @@
 """The zygote: a pre-imported Python that forks each submission's kernel inside one sandbox.
 
-Run by `classroom.zygote` as the first and only process of a bubblewrap sandbox (bwrap
+Run by `classroom.isolation.zygote` as the first and only process of a bubblewrap sandbox (bwrap
 --as-pid-1: it is the PID namespace's init), with the sandbox's mounts, uid and limits:
 
     python [-I -S -B] zygote_server.py SPEC_JSON

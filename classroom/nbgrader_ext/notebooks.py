@@ -26,7 +26,7 @@ from pathlib import Path
 
 import nbformat
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 STEPS = ("source", "release", "solution")
 SOLUTION_DELIMITERS = ("BEGIN SOLUTION", "END SOLUTION")
 HIDDEN_DELIMITERS = ("BEGIN HIDDEN TESTS", "END HIDDEN TESTS")

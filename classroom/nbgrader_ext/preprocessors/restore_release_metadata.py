@@ -14,9 +14,9 @@ import copy
 import nbformat
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from classroom.grading.results import record_note
-from classroom.notebooks import grade_id
-from classroom.preprocessors.release import release_of
+from classroom.nbgrader_ext.notebooks import grade_id
+from classroom.nbgrader_ext.notes import record_note
+from classroom.nbgrader_ext.preprocessors.release import release_of
 
 # Cell metadata editors keep for themselves (timings, scroll and collapse state): removed
 # without a note, since it says nothing about the learner's work.

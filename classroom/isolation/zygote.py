@@ -5,8 +5,8 @@ A cold kernel costs a bwrap, an interpreter, ipykernel and the set-up's imports 
 MuJoCo, the course) for every notebook: about 2 s, more than most lessons' cells.
 Here each worker slot has one zygote per kind (`kernel_zygote`, `answer_zygote`): a Python
 (`zygote_server.py`) started once in a bubblewrap sandbox of its own (the same mounts, uid,
-limits and namespaces as a cold kernel's, see classroom.sandbox), which imports all that once
-and then forks one child per kernel. What one submission did never reaches the next:
+limits and namespaces as a cold kernel's, see classroom.isolation.sandbox), which imports all
+that once and then forks one child per kernel. What one submission did never reaches the next:
 
 - before each child is forked, and as soon as a kernel is stopped, the zygote is `reset`:
   every other process of the sandbox is killed (it is the PID namespace's init), the
@@ -44,7 +44,7 @@ from pathlib import Path
 
 from jupyter_client.provisioning import LocalProvisioner
 
-from classroom import sandbox
+from classroom.isolation import sandbox
 
 SERVER = Path(__file__).with_name("zygote_server.py").resolve()
 MAX_PACKET = 1 << 20
@@ -378,30 +378,6 @@ def _get(key: tuple, make, wait: bool = True) -> Zygote:
     except BaseException:
         zygote.close()
         raise
-
-
-def prestart(slot: int) -> None:
-    """Start the slot's kernel and answer zygotes now, as the autograde chain will ask for
-    them (NBGRADER_EXECUTION=autograde, the default limits), so that their imports overlap
-    other work (a worker's, while the lessons are generated). Call it from a thread that
-    lives as long as the zygotes: bwrap --die-with-parent ends a sandbox when the thread that
-    started it ends. Raises ZygoteGone when one cannot start."""
-    from classroom.preprocessors import decide_verdicts
-    from classroom.verdicts import boundary
-
-    env = {key: os.environ[key] for key in sandbox.PASSED_ENV if key in os.environ}
-    env["NBGRADER_EXECUTION"] = "autograde"
-    # Both launched, then both waited for: their preloads run side by side.
-    kernel = kernel_zygote(slot, sandbox.Limits(), env, wait=False)
-    answers = answer_zygote(
-        slot,
-        lambda: decide_verdicts.answer_sandbox(slot),
-        str(boundary.SERVER_SCRIPT),
-        str(boundary.numpy_only_site()),
-        wait=False,
-    )
-    kernel.wait_ready()
-    answers.wait_ready()
 
 
 def host_pids() -> list[int]:

@@ -5,7 +5,7 @@ from some or all cells (plain nbgrader then scores 0 without a word), a copied c
 a `grade_id` (plain nbgrader then stops grading the whole class), a test cell can be deleted.
 After RestoreReleaseMetadata in the sanitize chain, before nbgrader's own OverwriteCells:
 
-1. cells are matched to the release (`classroom.grading.matching`);
+1. cells are matched to the release (`classroom.nbgrader_ext.matching`);
 2. matched cells get the release's nbgrader metadata back, and a locked cell whose text was
    edited is noted (OverwriteCells then restores its source from the gradebook);
 3. nbgrader metadata left on unmatched cells (a copied answer cell, another lesson's cell)
@@ -25,12 +25,11 @@ from pathlib import Path
 from nbformat.v4.nbbase import random_cell_id
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from classroom import notebooks
-from classroom.grading import matching
-from classroom.grading.results import record_note
-from classroom.notebooks import grade_id, is_answer, is_locked, names
-from classroom.preprocessors.release import release_of
-from classroom.verdicts import trusted
+from classroom.nbgrader_ext import matching, notebooks
+from classroom.nbgrader_ext.notebooks import grade_id, is_answer, is_locked, names
+from classroom.nbgrader_ext.notes import record_note
+from classroom.nbgrader_ext.preprocessors.release import release_of
+from classroom.nbgrader_ext.verdicts import trusted
 
 WRONG_NOTEBOOK = matching.WRONG_NOTEBOOK  # below this share of recognised graded cells, say so
 

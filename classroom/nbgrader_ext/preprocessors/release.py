@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from classroom import notebooks
+from classroom.nbgrader_ext import notebooks
 
 _CACHE: dict[tuple[str, float], object] = {}
 

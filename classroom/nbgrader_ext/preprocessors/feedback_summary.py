@@ -14,9 +14,9 @@ import html
 
 from nbformat.v4 import new_markdown_cell
 
-from classroom.notebooks import grade_id, is_test
-from classroom.preprocessors.hide_hidden_tests import likely_mistake
-from classroom.preprocessors.settings import FeedbackPreprocessor
+from classroom.nbgrader_ext.notebooks import grade_id, is_test
+from classroom.nbgrader_ext.preprocessors.hide_hidden_tests import likely_mistake
+from classroom.nbgrader_ext.preprocessors.settings import FeedbackPreprocessor
 
 RESULT_CLASS = "grader-result"  # the class of HideHiddenTests' result box
 # nbgrader's own contents list names every test "Test cell": this table replaces it.

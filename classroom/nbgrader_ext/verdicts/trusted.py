@@ -24,8 +24,8 @@ import sys
 import warnings
 from dataclasses import dataclass, field
 
-from classroom.notebooks import HIDDEN_DELIMITERS
-from classroom.verdicts import boundary
+from classroom.nbgrader_ext.notebooks import HIDDEN_DELIMITERS
+from classroom.nbgrader_ext.verdicts import boundary
 
 MAX_PRINTED = 4000  # characters of a passing test's printed lines kept in its output
 

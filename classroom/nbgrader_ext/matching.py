@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from classroom.notebooks import grade_id, is_answer, is_locked
+from classroom.nbgrader_ext.notebooks import grade_id, is_answer, is_locked
 
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+(?:\.\d+)?")
 SIGNATURE = re.compile(r"^\s*(?:(def|class)\s+(\w+)|(\w+)\s*(?::[^=]*)?=(?!=))")

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from classroom.verdicts import answer_server as codec
+from classroom.nbgrader_ext.verdicts import answer_server as codec
 
 SERVER_SCRIPT = Path(codec.__file__).resolve()
 MAX_STDERR = 8 * 1024  # bytes of the answer process's stderr kept for messages
@@ -181,7 +181,9 @@ def remove_numpy_only_site() -> None:
 
 
 def _owned_folder() -> str:
-    from classroom import sandbox  # here: sandbox brings jupyter_client, which this module need not
+    from classroom.isolation import (
+        sandbox,  # here: sandbox brings jupyter_client, which this module need not
+    )
 
     return sandbox.owned_folder()
 
@@ -437,7 +439,7 @@ class AnswerProcess:
     the command line (e.g. in a sandbox) and is kept for restart(); spawner: instead of
     Popen, starts the command and returns a Popen-like process whose stdin, stdout and
     stderr are pipes to this process and whose kill() ends its process group (a warm
-    answer process forked by classroom.zygote), also kept for restart().
+    answer process forked by classroom.isolation.zygote), also kept for restart().
     """
 
     def __init__(

@@ -2,7 +2,7 @@
 
 In the autograde chain in place of `nbgrader.preprocessors.Execute`. It runs the notebook cell
 by cell like nbgrader does (one kernel, the per-cell `Execute.timeout`, interrupt on timeout,
-errors allowed), in a sandboxed kernel (`classroom.sandbox.SandboxedKernelManager`, set by
+errors allowed), in a sandboxed kernel (`classroom.isolation.sandbox.SandboxedKernelManager`, set by
 nbgrader_config.py), and:
 
 - never runs a test cell: its points are decided by DecideVerdicts, outside the kernel, so
@@ -13,9 +13,9 @@ nbgrader_config.py), and:
   and the run goes on;
 - every output a cell can emit counts against its cap (`max_output_chars`): streams,
   display data, results, errors (message and traceback) and display updates;
-- kernels forked from the worker slot's zygote (`warm`, classroom.zygote: the interpreter,
+- kernels forked from the worker slot's zygote (`warm`, classroom.isolation.zygote: the interpreter,
   ipykernel and the set-up's imports paid once per worker), or cold kernels from
-  `classroom.grading.kernels` (on Unix sockets, one started ahead for the next notebook);
+  `classroom.isolation.kernels` (on Unix sockets, one started ahead for the next notebook);
   either way read in short slices.
 
 What happened is recorded as notes in the notebook's metadata (`record_note`).
@@ -36,10 +36,10 @@ from nbformat.notebooknode import NotebookNode
 from nbgrader.preprocessors import Execute
 from traitlets import Bool, Integer, Unicode, default
 
-from classroom.grading import kernels
-from classroom.grading.results import record_note
-from classroom.notebooks import grade_id, is_test
-from classroom.preprocessors.settings import setting
+from classroom.isolation import kernels
+from classroom.nbgrader_ext.notebooks import grade_id, is_test
+from classroom.nbgrader_ext.notes import record_note
+from classroom.nbgrader_ext.preprocessors.settings import setting
 
 CAP_MARK = "output capped by the grader"
 
@@ -92,7 +92,7 @@ class GuardedExecute(Execute):
         True,
         "Fork each sandboxed kernel from the worker slot's zygote, a sandboxed Python with "
         "ipykernel, NumPy, MuJoCo, the course and the set-ups' imports loaded once "
-        "(classroom.zygote); "
+        "(classroom.isolation.zygote); "
         "False: a cold kernel (a new interpreter) for every notebook.",
     )
     warm_kernels = setting(
@@ -102,7 +102,9 @@ class GuardedExecute(Execute):
         "saved, so kernel start-up is off the critical path.",
     )
     sandboxed = setting(
-        Bool, True, "Run the kernel in the sandbox (classroom.sandbox); off only when told."
+        Bool,
+        True,
+        "Run the kernel in the sandbox (classroom.isolation.sandbox); off only when told.",
     )
 
     def __init__(self, *args, **kwargs):
@@ -117,11 +119,11 @@ class GuardedExecute(Execute):
     def _kernel_manager_class_default(self):
         if not self.sandboxed:
             return kernels.IpcKernelManager
-        from classroom import sandbox
+        from classroom.isolation import sandbox
 
         sandbox.require()
         if self.warm:
-            from classroom import zygote
+            from classroom.isolation import zygote
 
             return zygote.WarmKernelManager
         return sandbox.SandboxedKernelManager
@@ -130,7 +132,7 @@ class GuardedExecute(Execute):
     def _ahead(self) -> bool:
         """Whether kernels are started ahead: cold kernels only (a fork needs no head start,
         and the slot's sandbox holds one kernel at a time)."""
-        from classroom import zygote
+        from classroom.isolation import zygote
 
         return self.warm_kernels and not issubclass(
             self.kernel_manager_class, zygote.WarmKernelManager

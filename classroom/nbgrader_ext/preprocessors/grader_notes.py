@@ -12,8 +12,8 @@ import html
 from nbformat.v4 import new_markdown_cell
 from traitlets import List
 
-from classroom.grading.results import notes_of
-from classroom.preprocessors.settings import FeedbackPreprocessor
+from classroom.nbgrader_ext.notes import notes_of
+from classroom.nbgrader_ext.preprocessors.settings import FeedbackPreprocessor
 
 SILENT_KINDS = frozenset({"replayed"})  # bookkeeping the learner has no use for
 

@@ -15,8 +15,8 @@ import re
 
 from nbformat.notebooknode import NotebookNode
 
-from classroom.notebooks import HIDDEN_DELIMITERS, is_test, split_hidden
-from classroom.preprocessors.settings import FeedbackPreprocessor
+from classroom.nbgrader_ext.notebooks import HIDDEN_DELIMITERS, is_test, split_hidden
+from classroom.nbgrader_ext.preprocessors.settings import FeedbackPreprocessor
 
 HIDDEN_PLACEHOLDER = "# Hidden tests run here (source not shown)."
 VERDICT_KEY = "verdict"  # DecideVerdicts' record in cell.metadata["classroom"]
