@@ -4,10 +4,17 @@ and how a visible check shows itself in the learner's notebook.
 In the notebook a check is friendly (`visible_check`): a function not written yet gives one
 line and the notebook goes on, so Run All reaches the end of a blank lesson; a mistake shows
 one short block (what was wrong, the likely mistake), not a traceback through this package.
-While a class is graded the same checks run in the grader (`grading(True)`), where anything
-short of a pass is a failure, and hidden tests draw their cases from `hidden_cases`, which
-only the grader can seed. A test cell that nbgrader runs in the learner's kernel (a stock
-configuration, without the course's grader) fails in one line (`GradedElsewhere`).
+While a class is graded the same checks run in the grader (inside `graded(seed)`, one
+submission at a time), where anything short of a pass is a failure, and hidden tests draw
+their cases from `hidden_cases`, which only the grader can seed. A test cell that nbgrader
+runs in the learner's kernel (a stock configuration, without the course's grader) fails in
+one line (`GradedElsewhere`).
+
+Three hooks here are for the grader, and live in this package only because the same checks
+run in the learner's notebook and in the grader: `graded` (the mode above), and a
+`Formula`'s `answer_formula` with `run_beside`, through which a check's NumPy formula
+crosses to the learner's process as source (classroom/nbgrader_ext/verdicts/boundary.py)
+instead of calling back at every value. Outside the grader a Formula is just a function.
 
 The comparisons bind what they use when this module is imported and do plain arithmetic on
 floats, so code in the learner's kernel that rebinds `numpy.allclose` or a builtin changes
@@ -15,6 +22,7 @@ nothing they say.
 """
 
 import builtins
+import contextlib
 import dis
 import functools
 import math
@@ -69,6 +77,19 @@ def grading(on: bool = True, hidden_seed: tuple[int, ...] | None = None) -> None
     global _GRADING, _HIDDEN_SEED
     _GRADING = on
     _HIDDEN_SEED = tuple(int(word) for word in hidden_seed) if on and hidden_seed else None
+
+
+@contextlib.contextmanager
+def graded(hidden_seed: tuple[int, ...] | None = None):
+    """`grading(True, hidden_seed)` for the length of a `with` block, then the mode that was
+    there before: the grader grades one submission in it, so one submission's seed never
+    outlives its notebook."""
+    before = (_GRADING, _HIDDEN_SEED)
+    grading(True, hidden_seed)
+    try:
+        yield
+    finally:
+        grading(before[0], before[1])
 
 
 class GradedElsewhere(AssertionError):

@@ -116,3 +116,24 @@ def test_a_formulas_frames_are_never_the_learners():
         broken(1.0, 0.0)
     told = expect.learners_error(raised.value)
     assert "broken(1.0, 0.0)" in told and "x / v" not in told, told
+
+
+def test_graded_holds_one_submissions_seed_for_its_block_only():
+    """The grader grades one notebook inside `expect.graded(seed)`: inside, hidden cases draw
+    from that seed (the same seed the same cases) and checks are strict; after it, the mode
+    that was there before is back, so no seed outlives its submission."""
+    with pytest.raises(expect.GradedElsewhere):
+        expect.hidden_cases(1)
+    with expect.graded(hidden_seed=(7, 8)):
+        first = expect.hidden_cases(1).random()
+        assert expect._GRADING
+    with expect.graded(hidden_seed=(7, 8)):
+        assert expect.hidden_cases(1).random() == first
+    with expect.graded(hidden_seed=(7, 9)):
+        assert expect.hidden_cases(1).random() != first
+    assert not expect._GRADING
+    with pytest.raises(expect.GradedElsewhere):
+        expect.hidden_cases(1)
+    with pytest.raises(RuntimeError), expect.graded(hidden_seed=(1,)):
+        raise RuntimeError("a failing notebook")
+    assert not expect._GRADING

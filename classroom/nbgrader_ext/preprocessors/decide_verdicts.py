@@ -67,8 +67,13 @@ class DecideVerdicts(NbGraderPreprocessor):
 
         info = resources["nbgrader"]
         # In the grader a check is strict (an unwritten answer fails), and hidden tests draw
-        # this submission's own cases.
-        expect.grading(True, hidden_seed=self._hidden_seed(nb, info))
+        # this submission's own cases, for this notebook only.
+        with expect.graded(hidden_seed=self._hidden_seed(nb, info)):
+            self._decide_all(nb, info)
+        return nb, resources
+
+    def _decide_all(self, nb, info) -> None:
+        """Run the learner's cells in the answer process and decide every test cell."""
         lesson = trusted.from_gradebook(info["db_url"], info["assignment"], info["notebook"])
         base = trusted.setup_namespace(lesson)
         self._deadline = time.monotonic() + self.budget
@@ -96,7 +101,6 @@ class DecideVerdicts(NbGraderPreprocessor):
             self._record_predictions(nb, answers)
         finally:
             close_answer_process(answers, held)
-        return nb, resources
 
     def _hidden_seed(self, nb, info: dict) -> tuple[int, ...]:
         """The seed of this submission's hidden cases (classroom.nbgrader_ext.verdicts.cases)."""
