@@ -43,9 +43,10 @@ from learner_checks import (
 from nbgrader_harness import filled_release
 
 from classroom import setup_cell, wheel
+from course.lessons import registry
 
 ROOT = Path(__file__).resolve().parents[2]
-RELEASED = sorted(p.parent.name for p in ROOT.glob("release/*/*.ipynb") if p.stem == p.parent.name)
+RELEASED = list(registry())  # the registry's lessons; test_notebook_format checks release/
 
 COLAB_VENV = Path(os.environ.get("COURSE_COLAB_VENV", ROOT / ".venv-colab"))
 COLAB_PYTHON = COLAB_VENV / "bin" / "python"

@@ -744,3 +744,14 @@ CLAIM_IDS = [f"{i:02d}-{confirm.__name__.strip('_')}" for i, (_, confirm) in enu
 test_claim_is_in_the_prose_and_true, test_claims_count = lesson_code.claims_tests(
     CLAIMS, PROSE, minimum=65, ids=CLAIM_IDS
 )
+
+
+# --- plot helpers -------------------------------------------------------------------------------
+# Each helper of pictures.py with a call on arguments of this lesson's shapes: the registry's
+# test_plot_helpers.py draws each one, with and without the grader.
+_TIMES = 0.01 * np.arange(51)
+PLOTS = {
+    "hold_plot": lambda: pictures.hold_plot(
+        _TIMES, {"kp 50": 0.08 * (1 - np.exp(-10 * _TIMES)), "kp 200": 0.02 * _TIMES}
+    ),
+}

@@ -650,3 +650,13 @@ CLAIM_IDS = [f"{i:02d}-{confirm.__name__.strip('_')}" for i, (_, confirm) in enu
 test_claim_is_in_the_prose_and_true, test_claims_count = lesson_code.claims_tests(
     CLAIMS, PROSE, minimum=50, ids=CLAIM_IDS
 )
+
+
+# --- plot helpers -------------------------------------------------------------------------------
+# Each helper of pictures.py with a call on arguments of this lesson's shapes: the registry's
+# test_plot_helpers.py draws each one, with and without the grader.
+PLOTS = {
+    "slope_plot": lambda: pictures.slope_plot(
+        [20.0, 30.0, 40.0], [0.0, 0.66, 2.0], [0.0, 0.65, 2.0], 0.5
+    ),
+}

@@ -1296,3 +1296,13 @@ def test_visible_check_in_the_notebook_fails_as_one_short_block():
 
 # --------------------------------------------------------------------------------------------
 # Run All on the blank release
+
+
+# --- plot helpers -------------------------------------------------------------------------------
+# Each helper of pictures.py with a call on arguments of this lesson's shapes: the registry's
+# test_plot_helpers.py draws each one, with and without the grader.
+PLOTS = {
+    "spin_paths_plot": lambda: pictures.spin_paths_plot(
+        {"spins": (np.zeros((5, 3)), np.full((5, 3), 0.01)), "still": (np.zeros((5, 2)),) * 2}
+    ),
+}

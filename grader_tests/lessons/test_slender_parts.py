@@ -971,3 +971,17 @@ def test_every_claim_is_in_the_notebook_or_its_figures():
     for figure in ("0.992", "8.90", "0.747", "1.000", "0.760", "2.11", "3.4", "5e+05"):
         assert f"**{figure}**" in prose, figure
     assert Path(check.__file__).with_name("models").is_dir()
+
+
+# --- plot helpers -------------------------------------------------------------------------------
+# Each helper of pictures.py with a call on arguments of this lesson's shapes: the registry's
+# test_plot_helpers.py draws each one, with and without the grader.
+_TIMES = 0.01 * np.arange(51)
+PLOTS = {
+    "strike_plot": lambda: pictures.strike_plot(
+        _TIMES[:5], {"plain": np.array([0, 0.35, 0.34, 0.4, 0.5])}, {"plain": np.ones(5)}
+    ),
+    "race_plot": lambda: pictures.race_plot(
+        _TIMES, {"marker": 0.6 * _TIMES**2, "tube": 0.43 * _TIMES**2}, {"marker": 1.2, "tube": 0.9}
+    ),
+}

@@ -32,7 +32,7 @@ from classroom.nbgrader_ext.verdicts.boundary import AnswerProcess
 from classroom.nbgrader_ext.verdicts.trusted import split_test
 from course import compiled, expect
 from course.lessons.time_integration import checks as check
-from course.lessons.time_integration import dynamics
+from course.lessons.time_integration import dynamics, pictures
 
 LESSON = "02-time-integration"
 # The source notebook's answer cells, executed: reference answers are never typed twice.
@@ -1626,3 +1626,21 @@ CLAIM_IDS = [f"{i:02d}-{confirm.__name__.strip('_')}" for i, (_, confirm) in enu
 test_claim_is_in_the_prose_and_true, test_claims_count = lesson_code.claims_tests(
     CLAIMS, PROSE, minimum=80, ids=CLAIM_IDS, unchecked=UNCHECKABLE
 )
+
+
+# --- plot helpers -------------------------------------------------------------------------------
+# Each helper of pictures.py with a call on arguments of this lesson's shapes: the registry's
+# test_plot_helpers.py draws each one, with and without the grader.
+_TIMES, _STEPS = 0.01 * np.arange(51), np.array([0.01, 0.005])
+PLOTS = {
+    "energy_drift_plot": lambda: pictures.energy_drift_plot(
+        _TIMES, {"explicit Euler": np.linspace(0, 1, 51), "RK4": np.zeros(51)}, 0.0, 0.01
+    ),
+    "convergence_plot": lambda: pictures.convergence_plot(
+        _STEPS,
+        {"semi-implicit Euler": [1e-3, 5e-4], "RK4": [1e-6, 6e-8]},
+        {"semi-implicit Euler": 1.0, "RK4": 4.0},
+    ),
+    "stiff_spring_plot": lambda: pictures.stiff_spring_plot(10000.0, 1.0, steps=20),
+    "stability_edge_plot": lambda: pictures.stability_edge_plot({"h": np.ones(30)}),
+}

@@ -712,3 +712,19 @@ def test_lesson_folder_ships_its_models():
     assert {p.name for p in models.iterdir()} >= {"two_link_arm.xml", "two_link_arm.urdf.xml"}
     assert all(p.suffix == ".xml" for p in models.iterdir()), "pyproject ships models/*.xml"
     assert nbformat  # the notebook reader is the one nbgrader uses
+
+
+# --- plot helpers -------------------------------------------------------------------------------
+# Each helper of pictures.py with a call on arguments of this lesson's shapes: the registry's
+# test_plot_helpers.py draws each one, with and without the grader.
+_TIMES = 0.01 * np.arange(51)
+PLOTS = {
+    "arm_pose_plot": lambda: pictures.arm_pose_plot(
+        np.array([[0, 0, 0.1], [0.14, 0, 0.36], [0.07, 0, 0.6]]), np.array([0.07, 0, 0.6])
+    ),
+    "servo_plot": lambda: pictures.servo_plot(_TIMES, np.outer(1 - np.exp(-_TIMES), [0.8, -1.2])),
+    "exclude_plot": lambda: pictures.exclude_plot(
+        {"with the exclude": (_TIMES, 0.8 * (1 - np.exp(-_TIMES))), "without it": (_TIMES, _TIMES)},
+        0.8,
+    ),
+}

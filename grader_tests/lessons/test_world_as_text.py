@@ -1707,3 +1707,13 @@ def test_blank_release_runs_to_the_end(tmp_path):
     assert not [c for c in tests for o in c.outputs if o.output_type == "execute_result"]
     plots = [o for o in outputs if "image/png" in o.get("data", {})]
     assert len(plots) == 2  # the landing plot and the delay plot, without the learner's code
+
+
+# --- plot helpers -------------------------------------------------------------------------------
+# Each helper of pictures.py with a call on arguments of this lesson's shapes: the registry's
+# test_plot_helpers.py draws each one, with and without the grader.
+_MASSES, _DELAYS = np.array([0.005, 0.1, 1.0]), np.array([30.0, 1.5, 0.0])
+PLOTS = {
+    "landing_plot": lambda: pictures.landing_plot(),
+    "delay_plot": lambda: pictures.delay_plot(_MASSES, _DELAYS, _DELAYS * 1.01),
+}

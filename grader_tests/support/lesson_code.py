@@ -28,6 +28,7 @@ from nbclient import NotebookClient
 
 from classroom.isolation import kernels
 from classroom.nbgrader_ext import notebooks
+from course import lessons
 
 
 def setup_imports(source) -> str:
@@ -38,6 +39,13 @@ def setup_imports(source) -> str:
             imports = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
             return "\n".join(ast.unparse(node) for node in imports)
     return ""
+
+
+def own_tests(lesson: str) -> str:
+    """The dotted name of the lesson's own test module, as pytest imports it from the
+    repository (--import-mode=importlib): grader_tests.lessons.test_<its package's name>."""
+    package = lessons.package(lesson).__name__.rsplit(".", 1)[1]
+    return f"grader_tests.lessons.test_{package}"
 
 
 def _defines_something(text: str) -> bool:
