@@ -19,13 +19,14 @@ import pytest
 from nbconvert.exporters import HTMLExporter, NotebookExporter
 from traitlets.utils.importstring import import_item
 
-from classroom import build
+from classroom import build, preprocessors
 
 DOC = build.REPO_ROOT / "docs" / "architecture.md"
 SECTION = "## nbgrader's chains"
 CHAIN = re.compile(r"^`(\w+\.\w*preprocessors)`")
 STEP = re.compile(r"^\d+\. `(\w+)`(?: \((\w+)\))?: (.*)")
 PLUG_IN = re.compile(r"^- `(\w+\.\w+)`: `(\w+)` \((\w+)\): (.*)")
+PACKAGE = preprocessors.__name__  # where the course's steps live
 EXPORTERS = {"GenerateFeedback": HTMLExporter}  # the others convert to a notebook
 
 
@@ -122,7 +123,7 @@ def test_a_step_s_module_is_the_one_the_document_names(config, trait):
     for stated, value in zip(DOC_CHAINS[trait], _configured(config)[trait], strict=True):
         module = _resolved(value).__module__
         if stated.module:
-            assert module == f"classroom.preprocessors.{stated.module}", stated
+            assert module == f"{PACKAGE}.{stated.module}", stated
         else:
             assert not module.startswith("classroom"), f"{stated.name} is the course's ({module})"
 
@@ -155,4 +156,4 @@ def test_each_plug_in_is_the_configured_one(config, trait):
     stated, value = DOC_PLUG_INS[trait], _configured(config)[trait]
 
     assert stated.name == _name(value)
-    assert _resolved(value).__module__ == f"classroom.preprocessors.{stated.module}"
+    assert _resolved(value).__module__ == f"{PACKAGE}.{stated.module}"
