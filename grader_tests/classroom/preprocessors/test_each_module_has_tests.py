@@ -35,5 +35,5 @@ def test_the_package_has_modules():
 @pytest.mark.parametrize("module", MODULES)
 def test_each_module_has_a_test_module_of_its_own(module):
     path = HERE / f"test_{module}.py"
-    assert path.is_file(), f"classroom/preprocessors/{module}.py has no test module {path.name}"
+    assert path.is_file(), f"{PACKAGE.name}/{module}.py has no test module {path.name}"
     assert _tests_in(path), f"{path.name} holds no test"
