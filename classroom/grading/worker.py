@@ -11,7 +11,7 @@ Per job: pick the learner's notebook among the files handed in and read it
 submitted/<student>/<lesson>/, run nbgrader's Autograde converter with the course's
 preprocessors in its chains (`classroom.nbgrader_ext.preprocessors`: the cells matched back to the
 release, the guarded kernel), read the grades and the preprocessors' notes back, and render
-the feedback with `HideHiddenTests` and `GraderNotes`.
+the feedback with the course's feedback chain (`preprocessors.FEEDBACK`).
 """
 
 from __future__ import annotations
@@ -300,27 +300,12 @@ class Worker:
                     )
 
     def _feedback(self, lesson: str, student: str, notes: list[Note]) -> Path:
-        from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
-
-        from classroom.nbgrader_ext.preprocessors import (
-            FeedbackSummary,
-            GetGrades,
-            GraderNotes,
-            HideHiddenTests,
-        )
-
         converter = self.Feedback(
             coursedir=self._coursedir(lesson, student), config=self.config, log=self.log
         )
         converter.force = True
-        sentences = list(dict.fromkeys(n.text for n in notes))
-        converter.preprocessors = [
-            GetGrades,
-            HideHiddenTests(config=self.config),
-            FeedbackSummary(config=self.config),
-            GraderNotes(notes=sentences),
-            CSSHTMLHeaderPreprocessor,
-        ]
+        # The feedback chain nbgrader_config.py configures, with what intake noticed.
+        converter.preprocessors = preprocessors.feedback_chain(self.config, [n.text for n in notes])
         converter.start()
         return self.staging / "feedback" / student / lesson / f"{lesson}.html"
 

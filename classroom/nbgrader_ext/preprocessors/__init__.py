@@ -14,7 +14,12 @@ own chains (`Autograde.sanitize_preprocessors`, `Autograde.autograde_preprocesso
   NotesAsComments after it (the grader's notes as gradebook comments, for the formgrader);
 - feedback: GetGrades (nbgrader's, each submission's grades read in one go) in place of
   nbgrader's, then HideHiddenTests, FeedbackSummary and GraderNotes.
+
+Each chain is written here once, as the dotted names nbgrader's configuration takes; the
+grading command's workers build their feedback chain from FEEDBACK too (`feedback_chain`).
 """
+
+from collections.abc import Sequence
 
 from classroom.nbgrader_ext.preprocessors.check_cell_metadata import CheckCellMetadata
 from classroom.nbgrader_ext.preprocessors.decide_verdicts import DecideVerdicts
@@ -43,12 +48,14 @@ __all__ = [
     "SANITIZE",
     "AUTOGRADE",
     "FEEDBACK",
+    "configure",
+    "feedback_chain",
 ]
 
 _OURS = "classroom.nbgrader_ext.preprocessors."
 _NBGRADER = "nbgrader.preprocessors."
 
-SANITIZE = [
+SANITIZE = (
     _OURS + "RestoreReleaseMetadata",
     _OURS + "MatchCellsToRelease",
     _OURS + "UniqueCellIds",
@@ -57,8 +64,8 @@ SANITIZE = [
     _NBGRADER + "OverwriteKernelspec",
     _NBGRADER + "OverwriteCells",
     _OURS + "CheckCellMetadata",
-]
-AUTOGRADE = [
+)
+AUTOGRADE = (
     _OURS + "GuardedExecute",
     _OURS + "DecideVerdicts",
     _NBGRADER + "IgnorePattern",
@@ -68,14 +75,14 @@ AUTOGRADE = [
     _OURS + "NotesAsComments",
     _NBGRADER + "AssignLatePenalties",
     _OURS + "CheckCellMetadata",
-]
-FEEDBACK = [
+)
+FEEDBACK = (
     _OURS + "GetGrades",
     _OURS + "HideHiddenTests",
     _OURS + "FeedbackSummary",
     _OURS + "GraderNotes",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
-]
+)
 
 
 def configure(c, sandboxed: bool = True) -> None:
@@ -86,3 +93,14 @@ def configure(c, sandboxed: bool = True) -> None:
     c.GenerateFeedback.preprocessors = list(FEEDBACK)
     c.GuardedExecute.sandboxed = sandboxed
     c.DecideVerdicts.sandboxed = sandboxed
+
+
+def feedback_chain(config, notes: Sequence[str]) -> list:
+    """FEEDBACK for one submission of the grading command, in its order: each step by its
+    dotted name (the exporter builds it, as for `nbgrader generate_feedback`), except
+    GraderNotes, built here with `notes`, the sentences the command adds to the notebook's own
+    notes."""
+    return [
+        GraderNotes(config=config, notes=list(notes)) if name == _OURS + "GraderNotes" else name
+        for name in FEEDBACK
+    ]
