@@ -20,7 +20,7 @@ import fnmatch
 import importlib.util
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -277,6 +277,8 @@ class Mistake:
     cells: dict[str, str]
     loses: frozenset[str]
     path: Path
+    # {function: words its visible check's message holds}: the slip as the learner sees it
+    says: dict[str, str] = field(default_factory=dict)
 
     @property
     def student(self) -> str:
@@ -311,7 +313,10 @@ def load_mistake(path: Path, source) -> Mistake:
         raise ValueError(f"{where}: LOSES must be a non-empty set of test grade_ids")
     if not FIXTURE_NAME.match(path.stem):
         raise ValueError(f"{where}: file name must be letters, digits, '_', '-' or '.'")
-    return Mistake(path.stem, doc, cells, frozenset(loses), path)
+    says = dict(getattr(module, "SAYS", {}))
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in says.items()):
+        raise ValueError(f"{where}: SAYS maps a function's name to words its check says")
+    return Mistake(path.stem, doc, cells, frozenset(loses), path, says)
 
 
 def load_mistakes(lesson: str, root: Path | str = ROOT, folder: Path | None = None) -> list:

@@ -36,3 +36,18 @@ def drawn(monkeypatch):
     yield figure
     for number in set(plt.get_fignums()) - before:
         plt.close(number)
+
+
+@pytest.fixture
+def in_tmp(tmp_path, monkeypatch):
+    """The test runs in its own empty folder: MuJoCo writes MUJOCO_LOG.TXT in the current
+    folder when a simulation goes unstable, never into the repository."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.fixture
+def no_mujoco_log(in_tmp):
+    """As in_tmp, and no simulation of the test may go unstable (MuJoCo would write its log)."""
+    yield
+    assert not (in_tmp / "MUJOCO_LOG.TXT").exists(), "a simulation went unstable"

@@ -1,15 +1,9 @@
-"""Unit tests of lesson 07's helpers (course/lessons/actuators_and_sensors/) and its claims.
+"""Lesson 07 (course/lessons/actuators_and_sensors/): its readers against what MuJoCo computes,
+its hidden-case draws, and CLAIMS, each sentence of its prose MuJoCo can confirm beside the
+assertion that confirms it (docs/writing-tests.md). Its visible checks and slips are run by
+test_visible_checks.py."""
 
-The readers must report what MuJoCo computes, and every visible check must pass a correct
-function and fail each typical wrong one with a message naming the slip. The correct
-functions are the source notebook's answer cells, executed (support/lesson_code.py), and the
-wrong ones the fixtures of grader_tests/mistakes/07-actuators-and-sensors/.
-
-CLAIMS lists each factual sentence of the lesson's prose that MuJoCo can confirm, word for
-word as the learner reads it (support/lesson_code.prose), beside an assertion that confirms it
-with MuJoCo 4, so prose and physics cannot drift apart.
-"""
-
+import functools
 import math
 
 import lesson_code
@@ -17,81 +11,18 @@ import mujoco
 import numpy as np
 import pytest
 
-from course import compiled, expect
+from course import compiled
 from course.lessons.actuators_and_sensors import checks as check
 from course.lessons.actuators_and_sensors import pictures, robots
 
 LESSON = "07-actuators-and-sensors"
+mistake = functools.partial(lesson_code.mistake, LESSON)  # mistake(fixture, function)
+pytestmark = pytest.mark.usefixtures("in_tmp")
 SOLUTION = lesson_code.namespace(LESSON)  # the source notebook's answer cells, executed
 G = 9.81
 
 
-def mistake(name, function):
-    return lesson_code.mistake(LESSON, name, function)
-
-
-@pytest.fixture(autouse=True)
-def _in_tmp(tmp_path, monkeypatch):
-    """MuJoCo writes MUJOCO_LOG.TXT in the cwd when a simulation goes unstable."""
-    monkeypatch.chdir(tmp_path)
-
-
 # --- the visible checks ---------------------------------------------------------------------
-
-VISIBLE = {
-    "actuator_parameters": (check.actuator_parameters, ("actuator_parameters",)),
-    "actuator_force": (check.actuator_force, ("actuator_force",)),
-    "joint_transmission": (check.joint_transmission, ("joint_transmission",)),
-    "servo_kv": (check.servo_kv, ("servo_kv",)),
-    "reflected_inertia": (check.reflected_inertia, ("reflected_inertia", "servo_kv")),
-    "accelerometer_reading": (check.accelerometer_reading, ("accelerometer_reading",)),
-    "servo_settling": (check.servo_settling, ("servo_settling",)),
-}
-
-
-@pytest.mark.parametrize("name", list(VISIBLE))
-def test_visible_check_accepts_the_solution(name, capsys):
-    visible, functions = VISIBLE[name]
-    visible(*(SOLUTION[f] for f in functions))
-    assert capsys.readouterr().out.startswith("OK")
-
-
-@pytest.mark.parametrize(
-    ("fixture", "function", "visible", "words"),
-    [
-        ("bias_sign_positive", "actuator_parameters", "actuator_parameters", "which sign"),
-        ("ctrl_not_clamped", "actuator_force", "actuator_force", "clamps the control"),
-        ("force_clamped_before_the_bias", "actuator_force", "actuator_force", "only after"),
-        ("gear_applied_once", "joint_transmission", "joint_transmission", "both ways"),
-        ("kv_without_factor_two", "servo_kv", "servo_kv", "is the 2 there"),
-        ("reflected_times_gear_squared", "reflected_inertia", "reflected_inertia", "scale"),
-        ("armature_left_out", "reflected_inertia", "reflected_inertia", "armature"),
-        ("accelerometer_gravity_added", "accelerometer_reading", "accelerometer_reading", "rest"),
-        ("accelerometer_in_world_frame", "accelerometer_reading", "accelerometer_reading", "frame"),
-        ("load_ignored", "servo_settling", "servo_settling", "cancel"),
-        ("overshoot_without_the_root", "servo_settling", "servo_settling", "root of 1"),
-        (
-            "accelerometer_rotation_not_transposed",
-            "accelerometer_reading",
-            "accelerometer_reading",
-            "world into site",
-        ),
-    ],
-)
-def test_visible_check_names_the_slip(fixture, function, visible, words):
-    check_function, names = VISIBLE[visible]
-    functions = [mistake(fixture, function) if n == function else SOLUTION[n] for n in names]
-    with pytest.raises(expect.CheckFailed, match=words):
-        check_function(*functions)
-
-
-def test_checks_say_when_the_body_is_missing():
-    def unwritten(*args, **kwargs):
-        return None
-
-    for visible, functions in VISIBLE.values():
-        with pytest.raises(expect.NotAnswered, match="write the body"):
-            visible.__wrapped__(*([unwritten] * len(functions)))
 
 
 def test_hidden_generators_reach_every_branch():
@@ -740,9 +671,8 @@ CLAIMS = [
     ("`<key qpos ctrl>` and `mj_resetDataKeyframe` start a model from a known pose.", _keyframe),
 ]  # fmt: skip
 
-CLAIM_IDS = [f"{i:02d}-{confirm.__name__.strip('_')}" for i, (_, confirm) in enumerate(CLAIMS)]
 test_claim_is_in_the_prose_and_true, test_claims_count = lesson_code.claims_tests(
-    CLAIMS, PROSE, minimum=65, ids=CLAIM_IDS
+    CLAIMS, PROSE, minimum=65
 )
 
 

@@ -1,15 +1,9 @@
-"""Unit tests of lesson 08's helpers (course/lessons/contacts/) and its claims.
+"""Lesson 08 (course/lessons/contacts/): the scenes build what the lesson says and measure
+what it shows, the hidden cases reach what the visible ones cannot, and CLAIMS binds each
+confirmable sentence of the prose to an assertion (docs/writing-tests.md). Its visible checks
+and slips are run by test_visible_checks.py."""
 
-The scenes must build what the lesson says and measure what it shows, and every visible check
-must pass a correct function and fail each typical wrong one with a message naming the slip.
-The correct functions are the source notebook's answer cells, executed
-(support/lesson_code.py), and the wrong ones the fixtures of grader_tests/mistakes/08-contacts/.
-
-CLAIMS lists each factual sentence of the lesson's prose that MuJoCo can confirm, word for
-word as the learner reads it (support/lesson_code.prose), beside an assertion that confirms it
-with MuJoCo 4, so prose and physics cannot drift apart.
-"""
-
+import functools
 import itertools
 import math
 
@@ -18,26 +12,16 @@ import mujoco
 import numpy as np
 import pytest
 
-from course import compiled, expect
+from course import compiled
 from course.lessons.contacts import checks as check
 from course.lessons.contacts import pictures, scenes
 
 LESSON = "08-contacts"
+mistake = functools.partial(lesson_code.mistake, LESSON)  # mistake(fixture, function)
+pytestmark = pytest.mark.usefixtures("no_mujoco_log")
 SOLUTION = lesson_code.namespace(LESSON)  # the source notebook's answer cells, executed
 PROSE = lesson_code.prose(LESSON)
 G = 9.81
-
-
-def mistake(name, function):
-    return lesson_code.mistake(LESSON, name, function)
-
-
-@pytest.fixture(autouse=True)
-def _no_mujoco_log(tmp_path, monkeypatch):
-    """No simulation here may go unstable: MuJoCo would write MUJOCO_LOG.TXT in the cwd."""
-    monkeypatch.chdir(tmp_path)
-    yield
-    assert not (tmp_path / "MUJOCO_LOG.TXT").exists(), "a simulation went unstable"
 
 
 def forward(xml: str) -> tuple[mujoco.MjModel, mujoco.MjData]:
@@ -85,39 +69,6 @@ def test_roll_starts_rolling_without_slipping():
 
 # --- visible checks and hidden cases ------------------------------------------------------------
 
-VISIBLE = {
-    "geoms_collide": check.geoms_collide,
-    "contact_pair_parameters": check.contact_pair_parameters,
-    "resting_penetration": check.resting_penetration,
-    "slope_acceleration": check.slope_acceleration,
-    "normal_force": check.normal_force,
-    "rolling_stop_distance": check.rolling_stop_distance,
-}
-
-
-@pytest.mark.parametrize("name", list(VISIBLE))
-def test_visible_check_accepts_the_solution(name, capsys):
-    VISIBLE[name](SOLUTION[name])
-    assert capsys.readouterr().out.startswith("OK")
-
-
-@pytest.mark.parametrize(
-    ("fixture", "function", "words"),
-    [
-        ("contype_against_contype", "geoms_collide", "which geom's conaffinity"),
-        ("friction_averaged", "contact_pair_parameters", "not an average"),
-        ("priority_ignored", "contact_pair_parameters", "higher priority"),
-        ("solmix_weights_swapped", "contact_pair_parameters", "which\nweight|which weight"),
-        ("sine_at_the_slope_edge", "slope_acceleration", "edge between holding"),
-        ("normal_force_with_sine", "normal_force", "points into it"),
-        ("ball_inertia_missing", "rolling_stop_distance", "2/5 m r"),
-        ("rolling_coefficient_dimensionless", "rolling_stop_distance", "is a length"),
-    ],
-)
-def test_visible_check_names_the_slip(fixture, function, words):
-    with pytest.raises(expect.CheckFailed, match=words):
-        VISIBLE[function](mistake(fixture, function))
-
 
 def test_hidden_cases_catch_what_the_visible_cases_cannot():
     """Priority ignored is caught by the hidden draws too (a pair whose lower-priority geom
@@ -133,7 +84,7 @@ def test_hidden_cases_catch_what_the_visible_cases_cannot():
     with pytest.raises(AssertionError, match="priority"):
         check.compare_pair_parameters(ignored, geom1, geom2)
     unraised = mistake("timeconst_not_raised", "resting_penetration")
-    VISIBLE["resting_penetration"](unraised)
+    check.resting_penetration(unraised)
     with pytest.raises(AssertionError, match="two timesteps"):
         check.compare_penetration(unraised, 1.0, G, 0.001, 1.0, 0.9, 0.002)
 
@@ -159,15 +110,6 @@ def test_a_random_slope_tells_the_edges_apart():
     assert run.acceleration > 0.01 * g + 0.1
     with pytest.raises(AssertionError):
         check.compare_slope(mistake("sine_at_the_slope_edge", "slope_acceleration"), mu, slope, g)
-
-
-def test_checks_say_when_the_body_is_missing():
-    def unwritten(*args):
-        return None
-
-    for check_function in VISIBLE.values():
-        with pytest.raises(expect.NotAnswered, match="write the body"):
-            check_function.__wrapped__(unwritten)
 
 
 def test_slope_plot_draws_mujoco_as_dots_the_law_as_a_line_and_the_edge(drawn):
@@ -646,9 +588,8 @@ CLAIMS = [
     ("a ball's depth does not depend on its mass", _depth_independent_of_mass),
 ]  # fmt: skip
 
-CLAIM_IDS = [f"{i:02d}-{confirm.__name__.strip('_')}" for i, (_, confirm) in enumerate(CLAIMS)]
 test_claim_is_in_the_prose_and_true, test_claims_count = lesson_code.claims_tests(
-    CLAIMS, PROSE, minimum=50, ids=CLAIM_IDS
+    CLAIMS, PROSE, minimum=50
 )
 
 

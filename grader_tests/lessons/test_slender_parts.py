@@ -1,16 +1,9 @@
-"""Unit tests of lesson 06's helpers (course/lessons/slender_parts/) and its claims.
+"""Lesson 06 (course/lessons/slender_parts/): the builders compile to what the lesson states
+and the runners simulate what it shows; CLAIMS holds each sentence of the prose that MuJoCo
+can confirm, with its assertion (docs/writing-tests.md). test_visible_checks.py runs its
+visible checks and slips."""
 
-The builders must compile to what the lesson states, the runners must simulate what it shows,
-and every visible check must pass a correct function and fail each typical wrong one with a
-message naming the slip. The correct functions are the source notebook's answer cells,
-executed (support/lesson_code.py), and the wrong ones the fixtures of
-grader_tests/mistakes/06-slender-parts/.
-
-CLAIMS lists each factual sentence of the lesson's prose that MuJoCo can confirm, word for
-word as the learner reads it (support/lesson_code.prose), beside an assertion that confirms it
-with MuJoCo 4, so prose and physics cannot drift apart.
-"""
-
+import functools
 import math
 from pathlib import Path
 
@@ -26,13 +19,11 @@ from course.lessons.slender_parts import checks as check
 from course.lessons.slender_parts import parts, pictures, runs
 
 LESSON = "06-slender-parts"
+mistake = functools.partial(lesson_code.mistake, LESSON)  # mistake(fixture, function)
+pytestmark = pytest.mark.usefixtures("no_mujoco_log")
 SOLUTION = lesson_code.namespace(LESSON)  # the source notebook's answer cells, executed
 R0 = 0.009
 G = 9.81
-
-
-def mistake(name, function):
-    return lesson_code.mistake(LESSON, name, function)
 
 
 def law(r_g, radius, slope_deg=10.0, g=G):
@@ -42,14 +33,6 @@ def law(r_g, radius, slope_deg=10.0, g=G):
 def axial_rg(name) -> float:
     props = parts.properties(name)
     return math.sqrt(check._moment_about_z(props) / props.mass)
-
-
-@pytest.fixture(autouse=True)
-def _no_mujoco_log(tmp_path, monkeypatch):
-    """No simulation here may go unstable: MuJoCo would write MUJOCO_LOG.TXT in the cwd."""
-    monkeypatch.chdir(tmp_path)
-    yield
-    assert not (tmp_path / "MUJOCO_LOG.TXT").exists(), "a simulation went unstable"
 
 
 # --- parts: builders and readers ----------------------------------------------------------
@@ -138,46 +121,11 @@ def test_spin_after_impulse_is_the_angular_impulse_over_the_moment():
 
 # --- the visible checks pass the solution and name each slip -------------------------------
 
-VISIBLE = {
-    "radius_of_gyration": check.radius_of_gyration,
-    "needs_inertia_floor": check.needs_inertia_floor,
-    "floor_armature": check.floor_armature,
-    "floor_arrays": check.apply_inertia_floor,
-    "rolling_acceleration": check.rolling_acceleration,
-    "floored_rolling_ratio": check.floored_rolling_ratio,
-    "fitted_acceleration": check.fitted_acceleration,
-}
-
-
-@pytest.mark.parametrize("name", list(VISIBLE))
-def test_visible_check_accepts_the_solution(name, capsys):
-    VISIBLE[name](SOLUTION[name])
-    assert capsys.readouterr().out.startswith("OK")
-
-
-@pytest.mark.parametrize(
-    ("fixture", "function", "words"),
-    [
-        ("rg_is_inertia_over_mass", "radius_of_gyration", "length"),
-        ("ratio_test_inverted", "needs_inertia_floor", "which way round"),
-        ("armature_is_m_r0_squared", "floor_armature", "what is missing"),
-        ("armature_on_all_six_dofs", "floor_arrays", "translation dof"),
-        ("floor_on_every_jointed_body", "floor_arrays", "Only free bodies"),
-        ("rolling_radii_inverted", "rolling_acceleration", "which\nway round|which way round"),
-        ("slope_with_tangent", "rolling_acceleration", "along it"),
-        ("fit_without_factor_two", "fitted_acceleration", "coefficient of t"),
-        ("fit_from_rest_at_zero", "fitted_acceleration", "need not start at rest"),
-    ],
-)
-def test_visible_check_names_the_slip(fixture, function, words):
-    with pytest.raises(expect.CheckFailed, match=words):
-        VISIBLE[function](mistake(fixture, function))
-
 
 def test_hidden_cases_catch_what_the_visible_cases_cannot():
     """Set-not-add needs armature already there; the r_g >= r0 branch needs a tube."""
     added = mistake("armature_added_not_set", "floor_arrays")
-    VISIBLE["floor_arrays"](added)  # the lesson's workbench has no armature to add to
+    check.apply_inertia_floor(added)  # the lesson's workbench has no armature to add to
     xml = check.random_workbench(np.random.default_rng(3))
     prefill = compiled.compile_xml(xml).dof_armature + 1e-7
     with pytest.raises(AssertionError, match="SET"):
@@ -215,7 +163,7 @@ def test_checks_say_when_the_body_is_missing():
 
     for name in ("radius_of_gyration", "needs_inertia_floor", "floor_armature"):
         with pytest.raises(expect.NotAnswered, match="write the body"):
-            VISIBLE[name].__wrapped__(unwritten)
+            getattr(check, name).__wrapped__(unwritten)
 
 
 def test_not_in_place_is_named():

@@ -121,14 +121,16 @@ def claims_tests(claims, prose: str, minimum: int, ids=None, unchecked=()) -> tu
         )
 
     `claims` holds (sentence, confirm) pairs. The first test runs once per claim (ids: `ids`,
-    or each confirm's __name__): the sentence is in `prose` word for word, and confirm() (or
-    confirm(tmp_path) when it asks for `tmp_path`) passes. The second: no sentence is listed
-    twice, there are at least `minimum`, and each sentence of `unchecked` (those MuJoCo cannot
-    confirm) is still in the prose."""
+    or its number and its confirm's __name__): the sentence is in `prose` word for word, and
+    confirm() (or confirm(tmp_path) when it asks for `tmp_path`) passes. The second: no
+    sentence is listed twice, there are at least `minimum`, and each sentence of `unchecked`
+    (those MuJoCo cannot confirm) is still in the prose."""
     claims, unchecked = list(claims), list(unchecked)
 
     @pytest.mark.parametrize(
-        ("sentence", "confirm"), claims, ids=ids or [c[1].__name__ for c in claims]
+        ("sentence", "confirm"),
+        claims,
+        ids=ids or [f"{i:02d}-{c[1].__name__.strip('_')}" for i, c in enumerate(claims)],
     )
     def test_claim_is_in_the_prose_and_true(sentence, confirm, request):
         """The sentence is in the notebook's prose word for word, and MuJoCo confirms it."""

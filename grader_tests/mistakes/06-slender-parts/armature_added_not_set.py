@@ -2,9 +2,7 @@
 
 # The lesson's workbench starts with no armature, so only the hidden models that carry some
 # (a <joint type="free" armature>, or a floor applied before) reveal it.
-LOSES = {
-    "apply_inertia_floor_matches_mujoco",
-}
+LOSES = {"apply_inertia_floor_matches_mujoco"}
 
 EDITS = {
     "apply_inertia_floor": [

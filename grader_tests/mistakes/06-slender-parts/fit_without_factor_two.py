@@ -1,8 +1,8 @@
 """The fitted acceleration missing its factor 2: the coefficient of t^2 returned as a."""
 
-LOSES = {
-    "fitted_acceleration_matches_mj_step",
-}
+SAYS = {"fitted_acceleration": "coefficient of t"}  # what its visible check says
+
+LOSES = {"fitted_acceleration_matches_mj_step"}
 
 EDITS = {
     "fitted_acceleration": [

@@ -1,8 +1,8 @@
 """The floor applied to every body with a joint, robot links on hinges included."""
 
-LOSES = {
-    "apply_inertia_floor_matches_mujoco",
-}
+SAYS = {"floor_arrays": "Only free bodies"}  # what its visible check says
+
+LOSES = {"apply_inertia_floor_matches_mujoco"}
 
 EDITS = {
     "apply_inertia_floor": [

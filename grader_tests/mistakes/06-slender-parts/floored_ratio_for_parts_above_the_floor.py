@@ -2,9 +2,7 @@
 
 # The lesson's cases (the marker, the 9 mm rod) are raised; only a part whose r_g is already
 # at least r0 (the hidden tube) shows the missing case, with a ratio above 1.
-LOSES = {
-    "floored_rolling_ratio_matches_mj_step",
-}
+LOSES = {"floored_rolling_ratio_matches_mj_step"}
 
 EDITS = {
     "floored_rolling_ratio": [

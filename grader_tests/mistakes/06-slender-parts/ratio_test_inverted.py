@@ -1,5 +1,7 @@
 """The slenderness test inverted: smallest / largest compared with the ratio."""
 
+SAYS = {"needs_inertia_floor": "which way round"}  # what its visible check says
+
 # floor_armature asks needs_inertia_floor whether the part is raised, and apply_inertia_floor
 # asks floor_armature for the armature, so both inherit the slip: no part is ever raised.
 LOSES = {
@@ -10,9 +12,6 @@ LOSES = {
 
 EDITS = {
     "needs_inertia_floor": [
-        (
-            "    return bool(largest >= ratio * smallest and smallest < mass * r0**2)",
-            "    return bool(smallest / largest >= ratio and smallest < mass * r0**2)",
-        ),
+        ("largest >= ratio * smallest", "smallest / largest >= ratio"),
     ],
 }

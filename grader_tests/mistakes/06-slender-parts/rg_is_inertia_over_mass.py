@@ -1,8 +1,8 @@
 """The radius of gyration taken as I / m, without the square root."""
 
-LOSES = {
-    "radius_of_gyration_matches_mujoco_rings",
-}
+SAYS = {"radius_of_gyration": "length"}  # what its visible check says
+
+LOSES = {"radius_of_gyration_matches_mujoco_rings"}
 
 EDITS = {
     "radius_of_gyration": [

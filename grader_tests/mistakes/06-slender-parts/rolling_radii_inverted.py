@@ -1,8 +1,8 @@
 """The rolling law with R^2 / r_g^2 in place of r_g^2 / R^2."""
 
-LOSES = {
-    "rolling_acceleration_matches_mj_step",
-}
+SAYS = {"rolling_acceleration": "which\nway round|which way round"}  # what its visible check says
+
+LOSES = {"rolling_acceleration_matches_mj_step"}
 
 EDITS = {
     "rolling_acceleration": [

@@ -1,8 +1,8 @@
 """The pull along the slope taken as g tan(slope) instead of g sin(slope)."""
 
-LOSES = {
-    "rolling_acceleration_matches_mj_step",
-}
+SAYS = {"rolling_acceleration": "along it"}  # what its visible check says
+
+LOSES = {"rolling_acceleration_matches_mj_step"}
 
 EDITS = {
     "rolling_acceleration": [

@@ -1,8 +1,6 @@
 """A wrong letter in one check-yourself answer: the armature read only from the MJCF file."""
 
-LOSES = {
-    "check_set_const_answer",
-}
+LOSES = {"check_set_const_answer"}
 
 EDITS = {
     "check_set_const": [

@@ -1,8 +1,8 @@
 """Gravity added instead of subtracted: at rest the reading points down."""
 
-LOSES = {
-    "accelerometer_reading_matches_mujoco",
-}
+SAYS = {"accelerometer_reading": "rest"}  # what its visible check says
+
+LOSES = {"accelerometer_reading_matches_mujoco"}
 
 EDITS = {
     "accelerometer_reading": [

@@ -1,8 +1,8 @@
 """The accelerometer read in the world's frame: the site's orientation ignored."""
 
-LOSES = {
-    "accelerometer_reading_matches_mujoco",
-}
+SAYS = {"accelerometer_reading": "frame"}  # what its visible check says
+
+LOSES = {"accelerometer_reading_matches_mujoco"}
 
 EDITS = {
     "accelerometer_reading": [

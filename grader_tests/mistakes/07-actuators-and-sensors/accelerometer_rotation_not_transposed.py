@@ -1,8 +1,8 @@
 """site_xmat applied as it is: the vector turned site into world, not world into site."""
 
-LOSES = {
-    "accelerometer_reading_matches_mujoco",
-}
+SAYS = {"accelerometer_reading": "world into site"}  # what its visible check says
+
+LOSES = {"accelerometer_reading_matches_mujoco"}
 
 EDITS = {
     "accelerometer_reading": [

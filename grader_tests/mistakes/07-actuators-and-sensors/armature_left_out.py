@@ -1,8 +1,8 @@
 """The armature left out of the reflected inertia: only the body's inertia through the gear."""
 
-LOSES = {
-    "reflected_inertia_matches_mujoco",
-}
+SAYS = {"reflected_inertia": "armature"}  # what its visible check says
+
+LOSES = {"reflected_inertia_matches_mujoco"}
 
 EDITS = {
     "reflected_inertia": [

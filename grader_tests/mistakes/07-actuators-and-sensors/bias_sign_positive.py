@@ -1,8 +1,8 @@
 """The position servo's bias written +kp, +kv: it pushes away from its target."""
 
-LOSES = {
-    "actuator_parameters_match_mujoco",
-}
+SAYS = {"actuator_parameters": "which sign"}  # what its visible check says
+
+LOSES = {"actuator_parameters_match_mujoco"}
 
 EDITS = {
     "actuator_parameters": [

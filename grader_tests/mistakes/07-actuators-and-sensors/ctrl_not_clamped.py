@@ -1,8 +1,8 @@
 """ctrlrange ignored: the force computed from the control as sent, only the force clamped."""
 
-LOSES = {
-    "actuator_force_matches_mujoco",
-}
+SAYS = {"actuator_force": "clamps the control"}  # what its visible check says
+
+LOSES = {"actuator_force_matches_mujoco"}
 
 EDITS = {
     "actuator_force": [

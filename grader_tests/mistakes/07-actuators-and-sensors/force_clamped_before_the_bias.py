@@ -1,8 +1,8 @@
 """forcerange applied to gain * ctrl before the bias is added, not to the whole force."""
 
-LOSES = {
-    "actuator_force_matches_mujoco",
-}
+SAYS = {"actuator_force": "only after"}  # what its visible check says
+
+LOSES = {"actuator_force_matches_mujoco"}
 
 EDITS = {
     "actuator_force": [

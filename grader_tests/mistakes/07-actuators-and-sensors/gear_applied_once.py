@@ -1,8 +1,8 @@
 """The gear applied once: length and velocity geared, the force handed to the joint as it is."""
 
-LOSES = {
-    "joint_transmission_matches_mujoco",
-}
+SAYS = {"joint_transmission": "both ways"}  # what its visible check says
+
+LOSES = {"joint_transmission_matches_mujoco"}
 
 EDITS = {
     "joint_transmission": [

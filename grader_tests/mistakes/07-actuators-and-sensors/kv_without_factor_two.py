@@ -1,5 +1,7 @@
 """kv = dampratio * sqrt(kp I): the 2 of critical damping left out."""
 
+SAYS = {"servo_kv": "is the 2 there"}  # what its visible check says
+
 LOSES = {
     "servo_kv_matches_mujoco",
     "reflected_inertia_matches_mujoco",
@@ -7,9 +9,6 @@ LOSES = {
 
 EDITS = {
     "servo_kv": [
-        (
-            "    return 2.0 * dampratio * np.sqrt(kp * reflected_inertia)",
-            "    return dampratio * np.sqrt(kp * reflected_inertia)",
-        ),
+        ("return 2.0 * dampratio", "return dampratio"),
     ],
 }

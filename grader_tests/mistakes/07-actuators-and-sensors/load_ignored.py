@@ -1,8 +1,8 @@
 """The load ignored: the servo believed to stop at its target whatever the torque on it."""
 
-LOSES = {
-    "servo_settling_matches_mj_step",
-}
+SAYS = {"servo_settling": "cancel"}  # what its visible check says
+
+LOSES = {"servo_settling_matches_mj_step"}
 
 EDITS = {
     "servo_settling": [

@@ -1,8 +1,8 @@
 """The overshoot as exp(-pi ratio), the root of 1 - ratio^2 left out of the exponent."""
 
-LOSES = {
-    "servo_settling_matches_mj_step",
-}
+SAYS = {"servo_settling": "root of 1"}  # what its visible check says
+
+LOSES = {"servo_settling_matches_mj_step"}
 
 EDITS = {
     "servo_settling": [

@@ -1,8 +1,8 @@
 """The gear applied the wrong way round: the inertia multiplied by gear^2 instead of divided."""
 
-LOSES = {
-    "reflected_inertia_matches_mujoco",
-}
+SAYS = {"reflected_inertia": "scale"}  # what its visible check says
+
+LOSES = {"reflected_inertia_matches_mujoco"}
 
 EDITS = {
     "reflected_inertia": [

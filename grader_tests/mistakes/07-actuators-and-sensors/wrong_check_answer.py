@@ -1,8 +1,6 @@
 """A wrong letter in one check-yourself answer: sensor noise believed to need RK4."""
 
-LOSES = {
-    "check_noise_answer",
-}
+LOSES = {"check_noise_answer"}
 
 EDITS = {
     "check_noise": [

@@ -1,8 +1,8 @@
 """contype tested against contype (and conaffinity against conaffinity)."""
 
-LOSES = {
-    "geoms_collide_matches_mujoco",
-}
+SAYS = {"geoms_collide": "which geom's conaffinity"}  # what its visible check says
+
+LOSES = {"geoms_collide_matches_mujoco"}
 
 EDITS = {
     "geoms_collide": [

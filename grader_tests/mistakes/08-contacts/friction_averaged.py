@@ -1,8 +1,8 @@
 """Each friction coefficient taken as the average of the two geoms' instead of the larger."""
 
-LOSES = {
-    "contact_pair_parameters_matches_mujoco",
-}
+SAYS = {"contact_pair_parameters": "not an average"}  # what its visible check says
+
+LOSES = {"contact_pair_parameters_matches_mujoco"}
 
 EDITS = {
     "contact_pair_parameters": [

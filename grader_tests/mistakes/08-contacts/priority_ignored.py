@@ -1,8 +1,8 @@
 """Priority ignored: the larger values and the solmix average even under a higher priority."""
 
-LOSES = {
-    "contact_pair_parameters_matches_mujoco",
-}
+SAYS = {"contact_pair_parameters": "higher priority"}  # what its visible check says
+
+LOSES = {"contact_pair_parameters_matches_mujoco"}
 
 EDITS = {
     "contact_pair_parameters": [

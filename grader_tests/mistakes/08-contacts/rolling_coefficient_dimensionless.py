@@ -1,8 +1,8 @@
 """The rolling friction coefficient taken as dimensionless, like a sliding one: no radius."""
 
-LOSES = {
-    "rolling_stop_distance_matches_mujoco",
-}
+SAYS = {"rolling_stop_distance": "is a length"}  # what its visible check says
+
+LOSES = {"rolling_stop_distance_matches_mujoco"}
 
 EDITS = {
     "rolling_stop_distance": [

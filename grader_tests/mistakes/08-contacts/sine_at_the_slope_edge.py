@@ -1,8 +1,8 @@
 """The edge between holding and sliding taken as sin(slope) <= mu instead of tan(slope)."""
 
-LOSES = {
-    "slope_acceleration_matches_mujoco",
-}
+SAYS = {"slope_acceleration": "edge between holding"}  # what its visible check says
+
+LOSES = {"slope_acceleration_matches_mujoco"}
 
 EDITS = {
     "slope_acceleration": [

@@ -1,8 +1,6 @@
 """A timeconst below two timesteps used as it is: MuJoCo's refsafe forgotten."""
 
-LOSES = {
-    "resting_penetration_matches_mujoco",
-}
+LOSES = {"resting_penetration_matches_mujoco"}
 
 EDITS = {
     "resting_penetration": [

@@ -1,8 +1,6 @@
 """A wrong letter in one check-yourself answer: priority ignored, the larger condim taken."""
 
-LOSES = {
-    "check_priority_answer",
-}
+LOSES = {"check_priority_answer"}
 
 EDITS = {
     "check_priority": [
