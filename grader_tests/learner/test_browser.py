@@ -59,7 +59,9 @@ from chromium import launch
 from learner_checks import (
     OFFLINE_GUARD,
     RECORDED,
+    RELEASED,
     RIGHT,
+    ROOT,
     VIDEO_LIMIT_BYTES,
     WRONG,
     check_block_problems,
@@ -77,9 +79,7 @@ from nbgrader_harness import blank_release, filled_release
 from classroom import notebooks, setup_cell
 from course import quiz
 
-ROOT = Path(__file__).resolve().parents[2]
 ARTEFACTS = Path(__file__).resolve().parents[1] / "artefacts"
-RELEASED = sorted(p.parent.name for p in ROOT.glob("release/*/*.ipynb") if p.stem == p.parent.name)
 LEARNER_CONFIG = ROOT / "lab" / "learner"
 
 VIEWPORT = {"width": 1280, "height": 900}

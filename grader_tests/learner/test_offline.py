@@ -9,7 +9,6 @@ CPU) and stay small.
 """
 
 import urllib.parse
-from pathlib import Path
 
 import mujoco_menagerie
 import nbformat
@@ -17,6 +16,7 @@ import pytest
 from learner_checks import (
     OFFLINE_GUARD,
     OFFLINE_LINE,
+    RELEASED,
     assert_clips_small,
     assert_runs_cleanly,
     embedded_videos,
@@ -29,9 +29,6 @@ from learner_checks import (
     video_cells,
 )
 from nbgrader_harness import filled_release
-
-ROOT = Path(__file__).resolve().parents[2]
-RELEASED = sorted(p.parent.name for p in ROOT.glob("release/*/*.ipynb") if p.stem == p.parent.name)
 
 # The last cell tries a host under ".invalid" (a name that never resolves, so nothing leaves the
 # machine even without the guard): its entry in the log proves the guard was on in the kernel.

@@ -27,6 +27,10 @@ import nbformat
 from classroom import notebooks, setup_cell
 from course import expect, quiz
 
+ROOT = Path(__file__).resolve().parents[2]
+# The released lessons, as learners get them: release/<lesson>/<lesson>.ipynb.
+RELEASED = sorted(p.parent.name for p in ROOT.glob("release/*/*.ipynb") if p.stem == p.parent.name)
+
 # A drop clip is a few tens of kilobytes; a clip near this limit means a wrong size or rate.
 VIDEO_LIMIT_BYTES = 1_000_000
 
