@@ -59,7 +59,9 @@ from chromium import launch
 from learner_checks import (
     OFFLINE_GUARD,
     RECORDED,
+    RELEASED,
     RIGHT,
+    ROOT,
     VIDEO_LIMIT_BYTES,
     WRONG,
     check_block_problems,
@@ -77,11 +79,8 @@ from nbgrader_harness import blank_release, filled_release
 from classroom import setup_cell
 from classroom.nbgrader_ext import notebooks
 from course import quiz
-from course.lessons import registry
 
-ROOT = Path(__file__).resolve().parents[2]
 ARTEFACTS = Path(__file__).resolve().parents[1] / "artefacts"
-RELEASED = list(registry())  # the registry's lessons; test_notebook_format checks release/
 LEARNER_CONFIG = ROOT / "lab" / "learner"
 
 VIEWPORT = {"width": 1280, "height": 900}

@@ -30,6 +30,8 @@ from jupyter_client.kernelspec import KernelSpecManager
 from learner_checks import (
     FAKE_COLAB,
     OFFLINE_GUARD,
+    RELEASED,
+    ROOT,
     WIDGET_PROBE,
     assert_clips_small,
     assert_runs_cleanly,
@@ -43,10 +45,6 @@ from learner_checks import (
 from nbgrader_harness import filled_release
 
 from classroom import setup_cell, wheel
-from course.lessons import registry
-
-ROOT = Path(__file__).resolve().parents[2]
-RELEASED = list(registry())  # the registry's lessons; test_notebook_format checks release/
 
 COLAB_VENV = Path(os.environ.get("COURSE_COLAB_VENV", ROOT / ".venv-colab"))
 COLAB_PYTHON = COLAB_VENV / "bin" / "python"

@@ -9,7 +9,6 @@ CPU) and stay small.
 """
 
 import urllib.parse
-from pathlib import Path
 
 import mujoco_menagerie
 import nbformat
@@ -17,6 +16,7 @@ import pytest
 from learner_checks import (
     OFFLINE_GUARD,
     OFFLINE_LINE,
+    RELEASED,
     assert_clips_small,
     assert_runs_cleanly,
     embedded_videos,
@@ -29,11 +29,6 @@ from learner_checks import (
     video_cells,
 )
 from nbgrader_harness import filled_release
-
-from course.lessons import registry
-
-ROOT = Path(__file__).resolve().parents[2]
-RELEASED = list(registry())  # the registry's lessons; test_notebook_format checks release/
 
 # The last cell tries a host under ".invalid" (a name that never resolves, so nothing leaves the
 # machine even without the guard): its entry in the log proves the guard was on in the kernel.

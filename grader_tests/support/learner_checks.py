@@ -27,6 +27,10 @@ import nbformat
 from classroom import setup_cell
 from classroom.nbgrader_ext import notebooks
 from course import expect, quiz
+from course.lessons import registry
+
+ROOT = Path(__file__).resolve().parents[2]
+RELEASED = list(registry())  # the registry's lessons; test_notebook_format checks release/
 
 # A drop clip is a few tens of kilobytes; a clip near this limit means a wrong size or rate.
 VIDEO_LIMIT_BYTES = 1_000_000

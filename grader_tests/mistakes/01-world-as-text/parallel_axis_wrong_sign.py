@@ -7,10 +7,6 @@ LOSES = {
 EDITS = {
     "combine_parts": [
         (
-            "    for m_i, p_i, i_i in zip(masses, positions, inertias, strict=True):",
-            "    for m_i, p_i, i_i in zip(masses, positions, inertias):",
-        ),
-        (
             "        inertia += np.diag(i_i) + m_i * (r @ r * np.eye(3) - np.outer(r, r))",
             "        inertia += np.diag(i_i) - m_i * (r @ r * np.eye(3) - np.outer(r, r))",
         ),

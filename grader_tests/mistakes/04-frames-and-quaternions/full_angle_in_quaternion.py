@@ -9,9 +9,6 @@ LOSES = {
 
 EDITS = {
     "quat_from_axis_angle": [
-        (
-            "    return np.concatenate([[np.cos(angle / 2)], np.sin(angle / 2) * direction])",
-            "    return np.concatenate([[np.cos(angle)], np.sin(angle) * direction])",
-        ),
+        ("np.cos(angle / 2)], np.sin(angle / 2)", "np.cos(angle)], np.sin(angle)"),
     ],
 }
