@@ -8,8 +8,4 @@ LOSES = {
     "apply_inertia_floor_matches_mujoco",
 }
 
-EDITS = {
-    "floor_armature": [
-        ("float(mass * r0**2 - np.min(principal_inertia))", "float(mass * r0**2)"),
-    ],
-}
+EDITS = {"floor_armature": [("mass * r0**2 - np.min(principal_inertia)", "mass * r0**2")]}

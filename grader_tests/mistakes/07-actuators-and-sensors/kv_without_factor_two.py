@@ -7,8 +7,4 @@ LOSES = {
     "reflected_inertia_matches_mujoco",
 }
 
-EDITS = {
-    "servo_kv": [
-        ("return 2.0 * dampratio", "return dampratio"),
-    ],
-}
+EDITS = {"servo_kv": [("return 2.0 * dampratio", "return dampratio")]}
