@@ -12,19 +12,48 @@ In every lesson:
 And per lesson, `MISTAKES` students named after the typical mistake they make
 (mistake-<NN>-<fixture>, from grader_tests/mistakes/<lesson>/), who hand in that lesson only;
 the run skips the lessons they never took, so they have no "not submitted" rows.
+
+The grading command (`classroom/grade.py`, `--demo`) writes the class with `prepare` into
+.grading/demo/submitted/ and grades it as any submitted/ tree, into .grading/demo/ and a
+gradebook of its own: the grading run itself knows nothing of the demo.
 """
 
 from __future__ import annotations
 
 import copy
+import shutil
 from pathlib import Path
 
 import nbformat
 
+from classroom.grading import state
 from classroom.nbgrader_ext import notebooks
 
 MISTAKES = 3  # typical mistakes per lesson in the demo class
 EVERY_LESSON = ("complete", "blank", "partial", "renamed-colab", "no-notebook")
+
+
+def output_folder(root: Path) -> Path:
+    """.grading/demo/: the demo class's submitted/, autograded/, feedback/, grades.csv,
+    reports and exports, so none of nbgrader's commands in the course ever meets a demo
+    student its gradebook does not have."""
+    return Path(root) / state.STATE / "demo"
+
+
+def gradebook_path(root: Path) -> Path:
+    """.grading/demo-gradebook.db: the demo class's gradebook, never the course's."""
+    return Path(root) / state.STATE / "demo-gradebook.db"
+
+
+def prepare(root: Path, lessons: list[str]) -> Path:
+    """Start the demo class afresh: the gradebook and folder an earlier demo left removed,
+    the class written into .grading/demo/submitted/; that folder."""
+    state.state_dir(root)  # .grading/, readable by its owner only
+    gradebook_path(root).unlink(missing_ok=True)
+    folder = output_folder(root)
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    return build_class(root, lessons, folder / "submitted")
 
 
 def demo_lessons(root: Path) -> list[str]:

@@ -21,6 +21,7 @@ import argparse
 import os
 import shutil
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import classroom
@@ -28,6 +29,7 @@ import classroom
 # build and intake load nbformat (and jsonschema: over a second here); they are imported
 # inside the functions, after main() has started the worker processes.
 from classroom.grading import pool, records, run, shards
+from classroom.grading.plan import GradingPlan, RunFacts
 from classroom.grading.staging import GradeError
 
 MAX_OUTPUT_CHARS = 1_000_000
@@ -145,22 +147,66 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def _work(root: Path, staging: Path, args, graders):
+def plan_of(args: argparse.Namespace, root: Path) -> GradingPlan:
+    """The run the command line asks for, built once; `root`: the course directory, checked.
+    The demo class is a submitted/ tree this command writes (`classroom.demo`) into a folder
+    of its own, graded there with a gradebook of its own and no journal (afresh each time)."""
+    plan = GradingPlan(
+        root=root,
+        output=root,
+        lessons=tuple(args.lessons),
+        submitted=args.submitted,
+        zip=args.zip,
+        exchange=args.exchange,
+        merge=args.merge,
+        pattern=args.pattern,
+        copies=args.copies,
+        dry_run=args.dry_run,
+        exports=tuple(args.export or ()),
+        canvas_assignments=tuple(args.canvas_assignment or ()),
+        students=tuple(args.student or ()),
+        workers=args.workers,
+        cell_timeout=args.cell_timeout,
+        notebook_timeout=args.notebook_timeout,
+        shard=args.shard,
+        sandboxed=not args.unsandboxed,
+        regrade=args.regrade,
+        workdir=args.workdir.resolve() if args.workdir else None,
+        quiet=args.quiet,
+    )
+    if not args.demo:
+        return plan
+    from classroom import demo
+
+    out = demo.output_folder(root)
+    return replace(
+        plan,
+        output=out,
+        lessons=plan.lessons or tuple(demo.demo_lessons(root)),
+        submitted=out / "submitted",
+        input_label="the bundled demo class (classroom/demo.py)",
+        skip_absent=True,  # its mistake students each hand in one lesson
+        gradebook=f"sqlite:///{demo.gradebook_path(root)}",
+        journal=False,
+        demo=True,
+    )
+
+
+def _work(plan: GradingPlan, staging: Path, graders) -> RunFacts:
     from classroom import build
 
-    config = build.load_nbgrader_config(root)
+    config = build.load_nbgrader_config(plan.root)
     records.read_alembic_head_in_process()
     records.fast_disposable_gradebooks(staging)
-    if args.merge:
-        results, facts = shards.merge(root, config, staging)
-        run.write_outputs(root, config, results, facts)
+    if plan.merge:
+        results, facts = shards.merge(plan.root, config, staging)
     else:
-        results, facts = run.grade_class(args, root, config, staging, graders)
-        run.write_outputs(root, config, results, facts, shard=args.shard)
+        results, facts = run.grade_class(plan, config, staging, graders)
+    run.write_outputs(plan, config, results, facts)
     return facts
 
 
-def _dry_run(args, root: Path) -> int:
+def _dry_run(plan: GradingPlan) -> int:
     """Print what a download would become, grade nothing."""
     import tempfile
 
@@ -168,13 +214,14 @@ def _dry_run(args, root: Path) -> int:
     from classroom.grading import download
     from classroom.nbgrader_ext import notebooks
 
-    lessons = list(args.lessons) or notebooks.discover_lessons(root)
+    root = plan.root
+    lessons = list(plan.lessons) or notebooks.discover_lessons(root)
     config = build.load_nbgrader_config(root)
     with tempfile.TemporaryDirectory(prefix="dry-run-") as work:
         try:
             lines, stops = download.dry_run(
-                args.zip, lessons, work, pattern=args.pattern, config=config,
-                releases=run.release_reader(root), copies=args.copies,
+                plan.zip, lessons, work, pattern=plan.pattern, config=config,
+                releases=run.release_reader(root), copies=plan.copies,
             )  # fmt: skip
         except download.DownloadError as exc:
             print(f"error: {exc}", file=sys.stderr)
@@ -221,24 +268,25 @@ def _not_a_course(given: Path | None, root: Path) -> str | None:
     return f"--root {given}: {root} has no nbgrader_config.py, so it is not a course directory"
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    root = (args.root or Path(".")).resolve()
-    problem = _not_a_course(args.root, root)
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
-        return 2
-    if args.dry_run:  # reads the download only: no sandbox, no staging folder, no workers
-        return _dry_run(args, root)
-    if not args.merge:
+def _ready(plan: GradingPlan) -> int:
+    """0 when the run can start, else the exit code after one line saying why not: input
+    that is not there (said before any worker starts), or no sandbox. The demo class is
+    written here, once its lessons are known to be the course's."""
+    if not plan.merge:
         from classroom.nbgrader_ext import notebooks
 
+        known = notebooks.discover_lessons(plan.root)
         try:
-            run.check_input(args, root, notebooks.discover_lessons(root))
+            if plan.demo:
+                from classroom import demo
+
+                run.check_lessons(plan.lessons, known)  # before the demo reads them
+                demo.prepare(plan.root, list(plan.lessons))
+            run.check_input(plan, known)
         except GradeError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 1
-    if not args.unsandboxed and not args.merge:
+    if plan.sandboxed and not plan.merge:
         from classroom.isolation import sandbox
 
         try:
@@ -247,30 +295,51 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return 2
         _sweep_sandboxes(sandbox)
+    return 0
+
+
+def _start_pool(plan: GradingPlan, staging: Path) -> pool.Pool:
+    """The grading processes, started first: each loads nbgrader (seconds) while this
+    process reads the input and generates the lessons."""
+    from classroom.grading import state
+    from classroom.nbgrader_ext import notebooks
+
+    setup = {
+        "staging": str(staging),
+        "root": str(plan.root),
+        "notebook_timeout": plan.notebook_timeout,
+        "max_output_chars": MAX_OUTPUT_CHARS,
+        "sandboxed": plan.sandboxed,
+        "key": state.course_key(plan.root).hex(),  # workers sign their results with it
+        # What the workers' kernel zygotes preload: what these lessons' set-ups import.
+        "lessons": list(plan.lessons) or notebooks.discover_lessons(plan.root),
+    }
+    return pool.Pool(setup, plan.workers or default_workers())
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    root = (args.root or Path(".")).resolve()
+    problem = _not_a_course(args.root, root)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
+    plan = plan_of(args, root)
+    if plan.dry_run:  # reads the download only: no sandbox, no staging folder, no workers
+        return _dry_run(plan)
+    code = _ready(plan)
+    if code:
+        return code
     from classroom.grading import state
 
-    if args.workdir:
-        staging = args.workdir.resolve()
+    if plan.workdir:
+        staging = plan.workdir
         staging.mkdir(parents=True, exist_ok=True)
     else:  # in .grading/, the instructor's only; a killed run's is removed by the next
         staging = state.new_staging(root)
-    graders = None
-    if not args.merge:
-        # Started first: each worker loads nbgrader (seconds) while this process reads the
-        # input and generates the lessons.
-        setup = {
-            "staging": str(staging),
-            "root": str(root),
-            "notebook_timeout": args.notebook_timeout,
-            "max_output_chars": MAX_OUTPUT_CHARS,
-            "sandboxed": not args.unsandboxed,
-            "key": state.course_key(root).hex(),  # workers sign their results with it
-            # What the workers' kernel zygotes preload: what these lessons' set-ups import.
-            "lessons": list(args.lessons) or notebooks.discover_lessons(root),
-        }
-        graders = pool.Pool(setup, args.workers or default_workers())
+    graders = None if plan.merge else _start_pool(plan, staging)
     try:
-        facts = _work(root, staging, args, graders)
+        facts = _work(plan, staging, graders)
     except (GradeError, ValueError) as exc:  # GradeError, DownloadError, EmptyExchange
         if not isinstance(exc, GradeError) and not exc.__class__.__module__.startswith("classroom"):
             raise
@@ -282,11 +351,11 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if graders is not None:
             graders.close()
-        if not args.workdir:
+        if not plan.workdir:
             shutil.rmtree(staging, ignore_errors=True)
-    for problem in facts.get("problems", []):
+    for problem in facts.problems:
         print(f"warning: {problem}", file=sys.stderr)
-    return 1 if facts.get("failed_lessons") else 0
+    return 1 if facts.failed_lessons else 0
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+from classroom.grading.plan import RunFacts
 from classroom.grading.results import (
     GRADED,
     LATE,
@@ -114,24 +115,24 @@ def unusual(result: Result) -> bool:
     return result.status != GRADED or bool(result.notes) or bool(result.lateness)
 
 
-def _header(results: list[Result], summary: dict) -> list[str]:
+def _header(results: list[Result], facts: RunFacts) -> list[str]:
     counts = {status: 0 for status in STATUSES}
     for r in results:
         counts[r.status] = counts.get(r.status, 0) + 1
-    unsafe = str(summary.get("sandbox", "")).startswith("OFF")
+    unsafe = facts.sandbox.startswith("OFF")
     return [
-        *([f"WARNING: sandbox {summary['sandbox']}", ""] if unsafe else []),
+        *([f"WARNING: sandbox {facts.sandbox}", ""] if unsafe else []),
         "Grading report",
         "==============",
-        f"sandbox: {summary.get('sandbox', 'unknown')}",
-        f"course: {summary.get('course', '')}   finished: {time.strftime('%Y-%m-%d %H:%M:%S')}",
-        f"lessons: {', '.join(summary.get('lessons', [])) or '(none)'}",
-        f"input: {summary.get('input', '')}",
-        f"workers: {summary.get('workers', '')}   limits: {summary.get('cell_timeout')} s per "
-        f"cell, {summary.get('notebook_timeout')} s per notebook",
+        f"sandbox: {facts.sandbox}",
+        f"course: {facts.course}   finished: {time.strftime('%Y-%m-%d %H:%M:%S')}",
+        f"lessons: {', '.join(facts.lessons) or '(none)'}",
+        f"input: {facts.input}",
+        f"workers: {facts.workers}   limits: {facts.cell_timeout} s per "
+        f"cell, {facts.notebook_timeout} s per notebook",
         f"outcome: {len(results)} submissions: "
         + ", ".join(f"{n} {status}" for status, n in counts.items() if n)
-        + f"; {summary.get('seconds', 0):.1f} s",
+        + f"; {facts.seconds:.1f} s",
     ]
 
 
@@ -162,22 +163,22 @@ def needs_a_human(results: list[Result]) -> list[str]:
     return [f"{r.student} ({r.lesson}): {r.reason or 'see below'}" for r in rows]
 
 
-def write_report(path: Path | str, results: list[Result], summary: dict) -> Path:
+def write_report(path: Path | str, results: list[Result], facts: RunFacts) -> Path:
     """grading_report.txt: the run; first the rows that need a human; every submission; and
     for each unusual one what happened and what the grader did about it."""
     path = Path(path)
-    out = _header(results, summary)
+    out = _header(results, facts)
     human = needs_a_human(results)
     listed = [f"  {line}" for line in human] or ["  (none)"]  # indented: the details follow
     out += ["", f"Needs a human ({len(human)})", "-------------", *listed]
     out += ["", "Every submission", "----------------", table(results), ""]
     out += ["Anything unusual, and what was done", "-----------------------------------"]
     out += _unusual_lines(results)
-    for problem in summary.get("problems", []):
+    for problem in facts.problems:
         out.append(f"* {problem}")
-    if summary.get("unassigned"):
+    if facts.unassigned:
         out += ["", "Files no student or lesson could be read from (not graded):"]
-        out += [f"  - {name}" for name in summary["unassigned"]]
+        out += [f"  - {name}" for name in facts.unassigned]
     partial = path.with_name(path.name + ".partial")
     partial.write_text("\n".join(out) + "\n", encoding="utf-8")
     os.replace(partial, path)  # whole or not at all, even if the run is killed now

@@ -1,12 +1,16 @@
 """One grading run: gather the submissions, grade them in parallel, record every result.
 
+The run does what its `GradingPlan` (`plan.py`, built by the command) says, and gathers on
+its way the `RunFacts` the report prints.
+
 1. intake (`intake.py`) turns the input into one Job per student and lesson;
 2. the lessons are generated into a staging course directory whose gradebook is the template
    each worker copies (`staging.py`);
 3. one worker process per core (`pool.py`, `worker.py`) grades each job with nbgrader against
    its private gradebook;
 4. this process applies each result to the course's gradebook, one at a time (`records.py`),
-   moves autograded/<student>/<lesson>/ and feedback/<student>/<lesson>/ into the course, and
+   moves autograded/<student>/<lesson>/ and feedback/<student>/<lesson>/ into the plan's
+   output folder (the course's, or the demo class's own), and
    draws the progress bar;
 5. as results come and at the end, the gradebook's views: grades.csv, grading_report.txt and
    the exports (`save_outputs`); at the end also class_report.html and a table
@@ -21,10 +25,11 @@ import shutil
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from classroom.grading import exports, records, report, shards, staging, state
+from classroom.grading.plan import GradingPlan, RunFacts
 from classroom.grading.results import NEEDS_HUMAN, NOT_SUBMITTED, Job, Result, failure
 from classroom.grading.staging import GradeError
 from classroom.nbgrader_ext.notes import Note
@@ -35,19 +40,23 @@ RESULTS_NAME = "results.json"
 VERDICT_BUDGET = 180  # seconds (DecideVerdicts.budget): the hard limit leaves room for it
 
 
-def check_input(args, root: Path, known: list[str]) -> None:
-    """Raise GradeError when the arguments name input that is not there (a lesson not in
-    source/, a download or a submissions folder that does not exist): checked before any
-    worker starts, so a typo is said at once."""
-    unknown = [lesson for lesson in args.lessons if lesson not in known]
+def check_lessons(lessons, known: list[str]) -> None:
+    """Raise GradeError naming the lessons that are not in source/ (`known`)."""
+    unknown = [lesson for lesson in lessons if lesson not in known]
     if unknown:
         raise GradeError(f"no such lesson in source/: {', '.join(unknown)} (known: {known})")
-    if args.zip and not Path(args.zip).exists():
-        raise GradeError(f"no such download: {args.zip}")
-    if not (args.demo or args.zip or args.exchange or getattr(args, "merge", False)):
-        folder = (args.submitted or root / "submitted").resolve()
-        if not folder.is_dir():
-            raise GradeError(f"no submissions folder {folder}")
+
+
+def check_input(plan: GradingPlan, known: list[str]) -> None:
+    """Raise GradeError when the plan names input that is not there (a lesson not in
+    source/, a download or a submissions folder that does not exist): checked before any
+    worker starts, so a typo is said at once."""
+    check_lessons(plan.lessons, known)
+    if plan.zip and not plan.zip.exists():
+        raise GradeError(f"no such download: {plan.zip}")
+    folder = plan.submitted_tree
+    if folder is not None and not folder.is_dir():
+        raise GradeError(f"no submissions folder {folder}")
 
 
 def release_reader(root: Path) -> Callable:
@@ -65,47 +74,47 @@ def release_reader(root: Path) -> Callable:
     return release
 
 
-def gather(args, root: Path, config, known: list[str], work: Path) -> tuple[list, list, dict]:
-    """(lessons, jobs, summary facts) for the input the arguments name."""
+def gather(plan: GradingPlan, config, known: list[str], work: Path) -> tuple[list, list, RunFacts]:
+    """(lessons, jobs, what was read: the input in words, problems, unassigned files) for the
+    input the plan names."""
     from classroom.grading import intake
 
-    facts: dict = {"problems": [], "unassigned": []}
-    wanted = list(args.lessons)
-    check_input(args, root, known)
-    if args.demo:
-        from classroom import demo
-
-        lessons = wanted or demo.demo_lessons(root)
-        folder = demo.build_class(root, lessons, work / "demo-submitted")
-        facts["input"] = "the bundled demo class (classroom/demo.py)"
-        taken = intake.from_submitted(folder, lessons, skip_absent=True)
-        return lessons, taken.submissions, facts
-    if args.zip:
-        from classroom.grading import download
-
-        lessons = wanted or known
-        taken = download.from_download(
-            args.zip, lessons, work, pattern=args.pattern, config=config, copies=args.copies,
-            releases=release_reader(root),
-        )  # fmt: skip
-        facts["input"] = f"LMS download {args.zip}"
-        facts["unassigned"] = taken.unassigned
-        facts["problems"] += taken.warnings
-        found = {s.lesson for s in taken.submissions if s.files}
-        lessons = [lesson for lesson in lessons if lesson in found or lesson in wanted]
-        return lessons, [s for s in taken.submissions if s.lesson in lessons], facts
-    if args.exchange:
-        lessons = wanted or known
-        folder, problems = intake.from_exchange(root, lessons, config)
-        facts["problems"] += problems
-        facts["input"] = f"nbgrader exchange, collected into {folder}"
+    check_input(plan, known)
+    wanted = list(plan.lessons)
+    if plan.zip:
+        return _from_download(plan, config, known, work)
+    problems: list[str] = []
+    if plan.exchange:
+        folder, problems = intake.from_exchange(plan.root, wanted or known, config)
+        said = f"nbgrader exchange, collected into {folder}"
     else:
-        folder = (args.submitted or root / "submitted").resolve()
-        facts["input"] = f"{folder}"
+        folder = plan.submitted_tree
+        said = plan.input_label or f"{folder}"
     lessons = wanted or intake.lessons_in_tree(folder, known)
     if not lessons:
         raise GradeError(f"no lesson of source/ found in {folder} (lessons: {known})")
-    return lessons, intake.from_submitted(folder, lessons).submissions, facts
+    taken = intake.from_submitted(folder, lessons, skip_absent=plan.skip_absent)
+    return lessons, taken.submissions, RunFacts(input=said, problems=list(problems))
+
+
+def _from_download(plan: GradingPlan, config, known: list[str], work: Path):
+    """gather's (lessons, jobs, facts) for an LMS download: the lessons asked for, or those
+    the download has."""
+    from classroom.grading import download
+
+    wanted = list(plan.lessons)
+    taken = download.from_download(
+        plan.zip, wanted or known, work, pattern=plan.pattern, config=config,
+        copies=plan.copies, releases=release_reader(plan.root),
+    )  # fmt: skip
+    facts = RunFacts(
+        input=f"LMS download {plan.zip}",
+        problems=list(taken.warnings),
+        unassigned=taken.unassigned,
+    )
+    found = {s.lesson for s in taken.submissions if s.files}
+    lessons = [lesson for lesson in wanted or known if lesson in found or lesson in wanted]
+    return lessons, [s for s in taken.submissions if s.lesson in lessons], facts
 
 
 def _move(source: str | None, target: Path) -> str | None:
@@ -174,7 +183,7 @@ class Recorder:
                 records.record(self.gradebook, result)
             except Exception as exc:  # reported, and the run goes on
                 problem = f"{student} ({lesson}) could not be written to the gradebook: {exc}"
-                run.facts["problems"].append(problem)
+                run.facts.problems.append(problem)
                 result.notes.append(records.gradebook_note(problem))
         self.results.append(result)
         self._waiting.append(result)
@@ -205,10 +214,10 @@ class RunContext:
     """What the Recorder needs of the run: the course, the lessons' maxima and failures, the
     summary facts, the journal, each submission's content digest, and how to save outputs."""
 
-    root: Path
+    root: Path  # where the outputs go (the plan's output)
     maxima: dict
     failed: dict
-    facts: dict
+    facts: RunFacts
     journal: state.Journal | None = None
     contents: dict = field(default_factory=dict)
     save: Callable | None = None
@@ -261,16 +270,18 @@ def _jobs(submissions: list[Job], failed: dict, cell_timeout: int):
     return jobs, immediate
 
 
-def _describe_run(args, config, lessons, workers: int, cell_timeout: int) -> dict:
-    return dict(
+def _described(facts: RunFacts, plan: GradingPlan, config, lessons, workers, cell_timeout):
+    """facts with the run's course, lessons, workers, limits and sandbox added."""
+    return replace(
+        facts,
         course=config.CourseDirectory.course_id,
         lessons=lessons,
         workers=workers,
         cell_timeout=cell_timeout,
-        notebook_timeout=args.notebook_timeout,
-        sandbox="OFF (--unsandboxed): learners' code ran with the grader's rights"
-        if args.unsandboxed
-        else "on: each kernel and each answer process in its own bubblewrap sandbox",
+        notebook_timeout=plan.notebook_timeout,
+        sandbox="on: each kernel and each answer process in its own bubblewrap sandbox"
+        if plan.sandboxed
+        else "OFF (--unsandboxed): learners' code ran with the grader's rights",
     )
 
 
@@ -293,90 +304,74 @@ def _reuse(jobs: list[Job], context: RunContext, regrade: bool) -> tuple[list, l
     return todo, reused
 
 
-def demo_gradebook(root: Path) -> str:
-    """A new, empty gradebook for the demo class in .grading/ (the last one removed)."""
-    path = state.state_dir(root) / "demo-gradebook.db"
-    path.unlink(missing_ok=True)
-    return f"sqlite:///{path}"
-
-
-def demo_outputs(root: Path) -> Path:
-    """.grading/demo/, emptied: where the demo class's autograded/, feedback/, grades.csv,
-    reports and exports go, so none of nbgrader's commands in the course ever meets a demo
-    student its gradebook does not have."""
-    folder = state.state_dir(root) / "demo"
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
-    return folder
-
-
-def output_root(root: Path, facts: dict) -> Path:
-    """Where this run's outputs go: the course, or for the demo its own folder."""
-    return Path(facts.get("output_root") or root)
-
-
-def grade_class(args, root: Path, config, work: Path, graders) -> tuple[list[Result], dict]:
-    """Grade the class the arguments name with the started pool `graders`."""
-    from classroom.nbgrader_ext import notebooks
-
-    known = notebooks.discover_lessons(root)
-    cell_timeout = args.cell_timeout or int(config.Execute.get("timeout", 30) or 30)
-    out = root
-    if args.demo:  # the demo class never touches the course's gradebook, and starts afresh
-        config.CourseDirectory.db_url = demo_gradebook(root)
-        out = demo_outputs(root)
-    main_db = None if args.shard else staging.course_db(root, config)
-    lessons, submissions, facts = gather(args, root, config, known, work)
-    if args.student:
-        known_students = {s.student for s in submissions}
-        missing = sorted(set(args.student) - known_students)
+def _chosen(plan: GradingPlan, submissions: list[Job], said: str) -> tuple[list[Job], str]:
+    """(the submissions of the students and the shard the plan asks for, the input in words
+    saying which); GradeError for a student asked for who handed nothing in."""
+    if plan.students:
+        missing = sorted(set(plan.students) - {s.student for s in submissions})
         if missing:
-            raise GradeError(f"no submission from {', '.join(missing)} in {facts['input']}")
-        submissions = [s for s in submissions if s.student in set(args.student)]
-        facts["input"] += f" (only {', '.join(args.student)})"
-    if args.shard:
-        k, n = args.shard
+            raise GradeError(f"no submission from {', '.join(missing)} in {said}")
+        submissions = [s for s in submissions if s.student in set(plan.students)]
+        said += f" (only {', '.join(plan.students)})"
+    if plan.shard:
+        k, n = plan.shard
         chosen = shards.shard_of([s.student for s in submissions], k, n)
         submissions = [s for s in submissions if s.student in chosen]
-        facts["input"] += f" (shard {k}/{n}: {len(chosen)} students)"
-    due_db = _due_db(config) if args.shard else None
+        said += f" (shard {k}/{n}: {len(chosen)} students)"
+    return submissions, said
+
+
+def grade_class(plan: GradingPlan, config, work: Path, graders) -> tuple[list[Result], RunFacts]:
+    """Grade the class the plan names with the started pool `graders`."""
+    from classroom.nbgrader_ext import notebooks
+
+    root, out = plan.root, plan.output
+    known = notebooks.discover_lessons(root)
+    cell_timeout = plan.cell_timeout or int(config.Execute.get("timeout", 30) or 30)
+    if plan.gradebook is not None:  # a class graded apart from the course's
+        config.CourseDirectory.db_url = plan.gradebook
+    main_db = None if plan.shard else staging.course_db(root, config)
+    lessons, submissions, found = gather(plan, config, known, work)
+    submissions, said = _chosen(plan, submissions, found.input)
+    due_db = _due_db(config) if plan.shard else None
     maxima, failed = staging.prepare(root, work, lessons, main_db, due_db)
-    facts["failed_lessons"] = sorted(failed)
-    for lesson, why in failed.items():
-        facts["problems"].append(f"lesson {lesson} was not graded: {why.splitlines()[0]}")
-    facts.update(_describe_run(args, config, lessons, graders.size, cell_timeout))
-    facts["demo"] = bool(args.demo)
-    facts["output_root"] = str(out)
-    given = canvas_ids(getattr(args, "canvas_assignment", None), known)
+    given = canvas_ids(plan.canvas_assignments, known)
     if given:
-        exports.keep_canvas_ids(out if args.demo else root, given)
-    asked = list(args.export or []) + (["canvas"] if given else [])
-    facts["exports"] = list(dict.fromkeys(asked))  # ids given: canvas.csv is wanted
+        exports.keep_canvas_ids(out, given)
+    asked = list(plan.exports) + (["canvas"] if given else [])  # ids given: canvas.csv wanted
+    facts = replace(
+        _described(found, plan, config, lessons, graders.size, cell_timeout),
+        input=said,
+        failed_lessons=sorted(failed),
+        exports=list(dict.fromkeys(asked)),
+    )
+    for lesson, why in failed.items():
+        facts.problems.append(f"lesson {lesson} was not graded: {why.splitlines()[0]}")
     context = RunContext(out, maxima, failed, facts)
-    if not args.shard:
-        if not args.demo:  # the demo class is graded afresh each time
+    if not plan.shard:
+        if plan.journal:
             context.journal = state.Journal(root, state.course_key(root))
         journal = context.journal
         context.save = lambda results: save_outputs(
             out, config, with_earlier(journal, results), facts
         )
     jobs, immediate = _jobs(submissions, failed, cell_timeout)
-    jobs, reused = _reuse(jobs, context, getattr(args, "regrade", False))
-    return _grade(args, context, jobs, immediate + reused, graders, main_db, config, work)
+    jobs, reused = _reuse(jobs, context, plan.regrade)
+    return _grade(plan, context, jobs, immediate + reused, graders, main_db, config, work)
 
 
-def _grade(args, context, jobs, immediate, graders, main_db, config, work):
+def _grade(plan: GradingPlan, context, jobs, immediate, graders, main_db, config, work):
     """Record the results known at once, then grade the jobs with the pool."""
     total = len(jobs) + len(immediate)
-    progress = report.Progress(total, stream=io.StringIO() if args.quiet else None)
+    progress = report.Progress(total, stream=io.StringIO() if plan.quiet else None)
     gradebook = _open_gradebook(main_db, config)
     recorder = Recorder(context, gradebook, progress)
     start = time.monotonic()
     try:
         for result in immediate:
             recorder(result)
-        cell_timeout = context.facts["cell_timeout"]
-        hard_limit = args.notebook_timeout + VERDICT_BUDGET + 2 * cell_timeout + 120
+        cell_timeout = context.facts.cell_timeout
+        hard_limit = plan.notebook_timeout + VERDICT_BUDGET + 2 * cell_timeout + 120
         graders.run(jobs, recorder, hard_limit, tick=progress.tick)
         graders.stop()  # the workers wind down while the outputs are written
     finally:
@@ -385,10 +380,10 @@ def _grade(args, context, jobs, immediate, graders, main_db, config, work):
         finally:
             if gradebook is not None:
                 gradebook.close()
-    context.facts["seconds"] = time.monotonic() - start
+    facts = replace(context.facts, seconds=time.monotonic() - start)
     results = recorder.results
     (work / RESULTS_NAME).write_text(json.dumps([r.as_dict() for r in results], indent=1))
-    return results, context.facts
+    return results, facts
 
 
 def _open_gradebook(main_db: str | None, config):
@@ -421,10 +416,10 @@ class Saved:
     refused: str | None
 
 
-def save_outputs(root: Path, config, results: list[Result], facts: dict) -> Saved:
+def save_outputs(root: Path, config, results: list[Result], facts: RunFacts) -> Saved:
     """Read the gradebook once and write its views: grades.csv, the report and the exports
     (exports.py), each replaced whole (written beside, then renamed), so a reader never sees
-    half a file. `root`: where the outputs go (the course, or the demo's folder)."""
+    half a file. `root`: where the outputs go (the plan's output)."""
     from nbgrader.coursedir import CourseDirectory
 
     book = records.read_book(
@@ -433,13 +428,14 @@ def save_outputs(root: Path, config, results: list[Result], facts: dict) -> Save
     csv_path = records.export_csv(book, results, root / CSV_NAME)
     report_path = report.write_report(root / REPORT_NAME, results, facts)
     written, refused = exports.write_all(
-        root, book, results, facts.get("exports", ()), exports.canvas_ids_of(root)
+        root, book, results, facts.exports, exports.canvas_ids_of(root)
     )
     return Saved(csv_path, report_path, written, book, refused)
 
 
-def write_outputs(root: Path, config, results: list[Result], facts: dict, shard=None) -> None:
+def write_outputs(plan: GradingPlan, config, results: list[Result], facts: RunFacts) -> None:
     """grades.csv, the report and the table (or, for a shard, its results and report)."""
+    root, shard = plan.root, plan.shard
     if shard is not None:
         folder = shards.save(root, shard, results, facts)
         report.write_report(folder / REPORT_NAME, results, facts)
@@ -450,15 +446,15 @@ def write_outputs(root: Path, config, results: list[Result], facts: dict, shard=
     from classroom.grading import class_report
     from classroom.nbgrader_ext import notebooks
 
-    journal = None if facts.get("demo") else state.Journal(root, state.course_key(root))
+    journal = state.Journal(root, state.course_key(root)) if plan.journal else None
     everyone = with_earlier(journal, results)
-    out = output_root(root, facts)
+    out = plan.output
     saved = save_outputs(out, config, everyone, facts)
     if saved.refused:
         print(saved.refused, file=sys.stderr)
     course = config.CourseDirectory.course_id
     known = notebooks.discover_lessons(root)  # a lesson gone from source/ has no section
-    lessons = [x for x in saved.book.lessons if x in known] or facts.get("lessons", [])
+    lessons = [x for x in saved.book.lessons if x in known] or facts.lessons
     page = class_report.write(root, everyone, lessons, course, out=out)
     sys.stderr.flush()
     print(report.table(results))

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 from classroom.grading import records, staging, state
+from classroom.grading.plan import RunFacts
 from classroom.grading.results import Result
 from classroom.grading.staging import GradeError
 
@@ -29,11 +30,11 @@ def folder(root: Path, shard: tuple[int, int]) -> Path:
     return root / SHARDS / f"{shard[0]}-of-{shard[1]}"
 
 
-def save(root: Path, shard: tuple[int, int], results: list[Result], facts: dict) -> Path:
+def save(root: Path, shard: tuple[int, int], results: list[Result], facts: RunFacts) -> Path:
     """Write one shard's results where --merge finds them."""
     target = folder(root, shard)
     target.mkdir(parents=True, exist_ok=True)
-    facts = json.loads(json.dumps(facts, default=str))
+    facts = json.loads(json.dumps(facts.as_dict(), default=str))
     key = state.course_key(root)
     signed = [state.sign(key, json.loads(json.dumps(r.as_dict(), default=str))) for r in results]
     payload = {"shard": list(shard), "facts": facts, "results": signed}
@@ -57,13 +58,13 @@ def _load(root: Path) -> tuple[int, list[dict]]:
     return n, [json.loads(path.read_text("utf-8")) for path in paths]
 
 
-def merge(root: Path, config, staging_dir: Path) -> tuple[list[Result], dict]:
+def merge(root: Path, config, staging_dir: Path) -> tuple[list[Result], RunFacts]:
     """Put the results of every shard in shards/ into the gradebook."""
     from nbgrader.api import Gradebook
 
     n, payloads = _load(root)
     signing_key = state.course_key(root)
-    results, facts, seen = [], {"problems": [], "unassigned": []}, {}
+    results, problems, unassigned, seen = [], [], [], {}
     for k, payload in enumerate(payloads, start=1):
         forged = [r for r in payload["results"] if not state.verified(signing_key, r)]
         if forged:
@@ -71,10 +72,8 @@ def merge(root: Path, config, staging_dir: Path) -> tuple[list[Result], dict]:
                 f"shard {k} of {n} holds {len(forged)} results that fail the integrity check "
                 f"(changed since the shard wrote them?): grade that shard again"
             )
-        for key in ("problems", "unassigned"):
-            facts[key] += payload["facts"].get(key, [])
-        for key in ("course", "workers", "cell_timeout", "notebook_timeout", "input"):
-            facts.setdefault(key, payload["facts"].get(key))
+        problems += payload["facts"].get("problems", [])
+        unassigned += payload["facts"].get("unassigned", [])
         for result in map(Result.from_dict, payload["results"]):
             if result.key in seen:
                 raise GradeError(
@@ -84,8 +83,17 @@ def merge(root: Path, config, staging_dir: Path) -> tuple[list[Result], dict]:
             seen[result.key] = k
             results.append(result)
     lessons = sorted({r.lesson for r in results})
-    facts.update(lessons=lessons, seconds=0.0)
-    facts["input"] = f"{n} shards in {root / SHARDS} (first: {facts.get('input')})"
+    first = RunFacts.from_dict(payloads[0]["facts"])  # the course and limits: the first's
+    facts = RunFacts(
+        input=f"{n} shards in {root / SHARDS} (first: {first.input})",
+        problems=problems,
+        unassigned=unassigned,
+        course=first.course,
+        lessons=lessons,
+        workers=first.workers,
+        cell_timeout=first.cell_timeout,
+        notebook_timeout=first.notebook_timeout,
+    )
     main_db = staging.course_db(root, config)
     _, failed = staging.prepare(root, staging_dir, lessons, main_db)
     if failed:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from classroom.grading import class_report, exports, records, report
+from classroom.grading.plan import RunFacts
 from classroom.grading.results import (
     GRADED,
     GRADED_WITH_NOTES,
@@ -197,7 +198,7 @@ def test_a_student_who_handed_nothing_in_is_empty_and_said_so(term):
 
 
 def test_report_and_class_report_open_with_the_rows_that_need_a_human(term, tmp_path):
-    path = report.write_report(tmp_path / "grading_report.txt", term["results"], {})
+    path = report.write_report(tmp_path / "grading_report.txt", term["results"], RunFacts())
     text = path.read_text(encoding="utf-8")
     first = text.index("Needs a human (1)")
     assert first < text.index("Every submission")

@@ -26,6 +26,7 @@ from lms_downloads import canvas_name, moodle_name, write_zip
 
 from classroom import build, grade
 from classroom.grading import download, lms, run
+from classroom.grading.plan import RunFacts
 from classroom.grading.results import Job
 from classroom.nbgrader_ext import notebooks
 
@@ -103,13 +104,14 @@ def moodle_zip(path: Path, folders: bool = True) -> Path:
     )
 
 
-def gathered(archive: Path, work: Path, *lessons: str) -> tuple[list, dict[str, Job], dict]:
+def gathered(archive: Path, work: Path, *lessons: str) -> tuple[list, dict[str, Job], RunFacts]:
     """What the grading command would grade for `archive` (the lessons given, or none):
     (lessons, {student: its submission with files}, facts), read with run.gather."""
     args = grade.parse_args([*lessons, "--zip", str(archive), "--root", str(REPO_ROOT)])
+    plan = grade.plan_of(args, REPO_ROOT)
     config = build.load_nbgrader_config(REPO_ROOT)
     known = notebooks.discover_lessons(REPO_ROOT)
-    found, jobs, facts = run.gather(args, REPO_ROOT, config, known, work)
+    found, jobs, facts = run.gather(plan, config, known, work)
     return found, {job.student: job for job in jobs}, facts
 
 
@@ -134,7 +136,7 @@ def test_canvas_unicode_names_map_every_student(tmp_path, named):
     assert {s for s, job in jobs.items() if job.late} == {"1004"}, "the late mark is kept"
     assert [Path(f).name for f in jobs["1006"].files] == ["report.pdf"], "a row for a PDF"
     assert [Path(f).name for f in jobs["1007"].files] == ["text.html"], "and for a text entry"
-    assert facts["unassigned"] == [] and facts["problems"] == []
+    assert facts.unassigned == [] and facts.problems == []
 
 
 @WITH_AND_WITHOUT
@@ -149,7 +151,7 @@ def test_moodle_unicode_names_map_every_participant(tmp_path, named, folders):
     assert text_of(jobs["2002"]) == "anna, renamed"
     assert not any(job.late for job in jobs.values()), "Moodle's names mark no lateness"
     assert [Path(f).name for f in jobs["2006"].files] == ["report.pdf"]
-    assert facts["unassigned"] == [] and facts["problems"] == []
+    assert facts.unassigned == [] and facts.problems == []
 
 
 def test_a_renamed_notebook_is_placed_by_its_cells(tmp_path):
@@ -182,7 +184,7 @@ def test_a_file_following_no_naming_is_a_row(tmp_path):
     row = jobs.pop("unknown-readme")
     assert row.lesson == L4 and row.files == [] and "README.txt" in row.refused, row
     assert sorted(jobs) == sorted(CANVAS_CLASS), "the stray file moved nobody"
-    assert facts["unassigned"] == []
+    assert facts.unassigned == []
     [refused] = run._jobs([row], {}, 30)[1]
     assert refused.status == "needs a human" and refused.reason == row.refused
 
@@ -197,7 +199,7 @@ def test_a_mixed_download_warns_and_moves_nobody(tmp_path):
     }
     _, jobs, facts = gathered(write_zip(tmp_path / "mixed.zip", members), tmp_path)
     assert sorted(jobs) == ["1001", "1003", "alice", "bob", "carol"], sorted(jobs)
-    (warning,) = facts["problems"]
+    (warning,) = facts.problems
     assert "mixes namings: 3 files by the pattern, 2 files by Canvas's names;" in warning, warning
     lines, _ = download.dry_run(write_zip(tmp_path / "m2.zip", members), [L4], tmp_path / "d")
     assert lines[0] == "read as: pattern (3 files), canvas (2 files)", lines
@@ -262,7 +264,7 @@ def test_utf8_names_without_the_zip_flag_are_read_as_utf8(tmp_path):
     assert not any(m.flag_bits & download.UTF8_FLAG for m in zipfile.ZipFile(archive).infolist())
     _, jobs, facts = gathered(archive, tmp_path)
     assert sorted(jobs) == ["1003", "1005"], sorted(jobs)
-    (warning,) = facts["problems"]
+    (warning,) = facts.problems
     assert "2 file names" in warning and "garcíamaría_1003" in warning, warning
 
 

@@ -6,6 +6,7 @@ import io
 import time
 
 from classroom.grading import report
+from classroom.grading.plan import RunFacts
 from classroom.grading.results import Result
 from classroom.grading.run import Recorder, RunContext
 
@@ -29,7 +30,7 @@ def recorder_with_slow_save(root):
         time.sleep(SAVE_SECONDS)
         saves.append([r.student for r in results])
 
-    context = RunContext(root=root, maxima={}, failed={}, facts={"problems": []})
+    context = RunContext(root=root, maxima={}, failed={}, facts=RunFacts())
     context.journal, context.save = journal, save
     progress = report.Progress(0, stream=io.StringIO())
     return Recorder(context, None, progress), journal, saves
