@@ -26,7 +26,7 @@ import classroom
 
 # build and intake load nbformat (and jsonschema: over a second here); they are imported
 # inside the functions, after main() has started the worker processes.
-from classroom.grading import pool, records, run, shards
+from classroom.grading import lms, pool, records, run, shards
 from classroom.grading.staging import GradeError
 
 MAX_OUTPUT_CHARS = 1_000_000
@@ -57,7 +57,7 @@ def _lms_options(parser: argparse.ArgumentParser) -> None:
     """How an LMS download is read, and which students are graded."""
     parser.add_argument(
         "--pattern",
-        help="with --zip, for an LMS other than Canvas and Moodle (which are recognised): a "
+        help=f"with --zip, for an LMS other than {lms.titles()} (which are recognised): a "
         "regular expression with (?P<student_id>...) and optionally (?P<file_id>...) and "
         "(?P<timestamp>...), matched against each file's path in the download",
     )
@@ -82,17 +82,10 @@ def _lms_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--export",
         action="append",
-        choices=("canvas", "moodle"),
+        choices=lms.names(),
         help="also write grade files the LMS imports into exports/ (repeatable)",
     )
-    parser.add_argument(
-        "--canvas-assignment",
-        action="append",
-        metavar="LESSON=ID",
-        help="the Canvas assignment a lesson's column of canvas.csv updates (repeatable; kept "
-        "in canvas_assignments.csv for later runs); a lesson without one is left out of "
-        "canvas.csv, which would otherwise create a new assignment on import",
-    )
+    lms.add_options(parser)  # each LMS's own (classroom/grading/lms/)
 
 
 def _run_options(parser: argparse.ArgumentParser) -> None:

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from classroom.grading import exports, records, report, shards, staging, state
+from classroom.grading import exports, lms, records, report, shards, staging, state
 from classroom.grading.results import NEEDS_HUMAN, NOT_SUBMITTED, Job, Note, Result, failure
 from classroom.grading.staging import GradeError
 
@@ -223,26 +223,6 @@ def _due_db(config) -> str | None:
     return None
 
 
-def canvas_ids(pairs, lessons: list[str]) -> dict[str, str]:
-    """{lesson: Canvas assignment id} from --canvas-assignment LESSON=ID; GradeError for a
-    malformed pair or a lesson not among `lessons` (the course's)."""
-    ids = {}
-    for pair in pairs or []:
-        lesson, _, number = pair.partition("=")
-        if not number.isdigit():
-            raise GradeError(
-                f"--canvas-assignment {pair}: give LESSON=ID, ID being the number in the "
-                "Canvas assignment's web address (.../assignments/ID)"
-            )
-        if lesson not in lessons:
-            raise GradeError(
-                f"--canvas-assignment {pair}: {lesson!r} is not a lesson of the course "
-                f"({', '.join(lessons)})"
-            )
-        ids[lesson] = number
-    return ids
-
-
 def _jobs(submissions: list[Job], failed: dict, cell_timeout: int):
     """(jobs for the workers, results known at once: no notebook, or a lesson that failed)."""
     jobs, immediate = [], []
@@ -346,11 +326,9 @@ def grade_class(args, root: Path, config, work: Path, graders) -> tuple[list[Res
     facts.update(_describe_run(args, config, lessons, graders.size, cell_timeout))
     facts["demo"] = bool(args.demo)
     facts["output_root"] = str(out)
-    given = canvas_ids(getattr(args, "canvas_assignment", None), known)
-    if given:
-        exports.keep_canvas_ids(out if args.demo else root, given)
-    asked = list(args.export or []) + (["canvas"] if given else [])
-    facts["exports"] = list(dict.fromkeys(asked))  # ids given: canvas.csv is wanted
+    # An LMS's own options (kept in the course) may ask for its export too.
+    asked = list(args.export or []) + lms.asked(args, known, out if args.demo else root)
+    facts["exports"] = list(dict.fromkeys(asked))
     context = RunContext(out, maxima, failed, facts)
     if not args.shard:
         if not args.demo:  # the demo class is graded afresh each time
@@ -411,7 +389,7 @@ def with_earlier(journal: state.Journal | None, results: list[Result]) -> list[R
 @dataclass(frozen=True)
 class Saved:
     """What one save wrote: grades.csv, the report, the exports, the gradebook it read, and
-    the line saying which lessons canvas.csv left out (None when none)."""
+    the lines saying what the LMS files left out (None when nothing)."""
 
     grades: Path
     report: Path
@@ -431,9 +409,7 @@ def save_outputs(root: Path, config, results: list[Result], facts: dict) -> Save
     )
     csv_path = records.export_csv(book, results, root / CSV_NAME)
     report_path = report.write_report(root / REPORT_NAME, results, facts)
-    written, refused = exports.write_all(
-        root, book, results, facts.get("exports", ()), exports.canvas_ids_of(root)
-    )
+    written, refused = exports.write_all(root, book, results, facts.get("exports", ()))
     return Saved(csv_path, report_path, written, book, refused)
 
 
