@@ -19,11 +19,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from classroom.grading import lms
-from classroom.grading.lms.base import EXPORTS, copies, write_csv
+from classroom.grading.lms.base import EXPORTS, write_csv
 from classroom.grading.records import Book
 from classroom.grading.results import Result
-
-__all__ = ["EXPORTS", "asked_before", "copies", "questions", "write_all"]
 
 
 def questions(results: list[Result], lesson: str, folder: Path) -> Path:
@@ -58,8 +56,9 @@ def write_all(
     kinds = set(kinds) | asked_before(folder, results)
     written = [questions(results, lesson, folder) for lesson in book.lessons]
     refused = []
-    for name in [name for name in lms.REGISTRY if name in kinds]:
-        out = lms.REGISTRY[name].write(book, results, root, (given or {}).get(name))
-        written += out.paths
-        refused += [out.refused] if out.refused else []
+    for name, declared in lms.REGISTRY.items():  # in the registry's order
+        if name in kinds:
+            out = declared.write(book, results, root, (given or {}).get(name))
+            written += out.paths
+            refused += filter(None, [out.refused])
     return written, "\n".join(refused) or None
