@@ -29,16 +29,8 @@ import csv
 import re
 from pathlib import Path
 
-from classroom.grading.lms.base import (
-    EXPORTS,
-    Handed,
-    Lms,
-    Written,
-    listed,
-    lms_grade,
-    lms_rows,
-    write_csv,
-)
+from classroom.grading.lms import base
+from classroom.grading.lms.base import Handed, Lms, Written
 from classroom.grading.records import Book
 from classroom.grading.results import Result
 from classroom.grading.staging import GradeError
@@ -112,7 +104,7 @@ def ids_of(root: Path) -> dict[str, str]:
     if path.is_file():
         with open(path, newline="", encoding="utf-8") as handle:
             return {r["lesson"]: r["canvas_assignment_id"] for r in csv.DictReader(handle)}
-    old = Path(root) / EXPORTS / FILE
+    old = Path(root) / base.EXPORTS / FILE
     if not old.is_file():
         return {}
     with open(old, newline="", encoding="utf-8") as handle:
@@ -126,7 +118,7 @@ def keep_ids(root: Path, ids: dict[str, str]) -> Path:
     (a given id replaces the lesson's old one); the file's path."""
     kept = {**ids_of(root), **ids}
     rows = [[lesson, kept[lesson]] for lesson in sorted(kept)]
-    return write_csv(Path(root) / IDS_FILE, ["lesson", "canvas_assignment_id"], rows)
+    return base.write_csv(Path(root) / IDS_FILE, ["lesson", "canvas_assignment_id"], rows)
 
 
 def assignment_ids(pairs, lessons: list[str]) -> dict[str, str]:
@@ -204,9 +196,9 @@ def gradebook(book: Book, results: list[Result], folder: Path, ids: dict[str, st
     cells: dict[str, dict[str, str]] = {}
     maxima = {lesson: 0.0 for lesson in lessons}
     for lesson in lessons:
-        for row in lms_rows(book, results, lesson):
+        for row in base.lms_rows(book, results, lesson):
             names[row.student] = names.get(row.student) or row.name
-            cells.setdefault(row.student, {})[lesson] = lms_grade(row, by_key.get(row.key))
+            cells.setdefault(row.student, {})[lesson] = base.lms_grade(row, by_key.get(row.key))
             maxima[lesson] = max(maxima[lesson], row.max_score)
     possible = ["    Points Possible", "", "", "", ""] + [f"{maxima[x]:g}" for x in lessons]
     rows = [possible]
@@ -214,14 +206,14 @@ def gradebook(book: Book, results: list[Result], folder: Path, ids: dict[str, st
         scores = [cells[student].get(lesson, "") for lesson in lessons]
         rows.append([_sortable(names[student], student), student, "", "", "", *scores])
     header = COLUMNS + [f"{x} ({ids[x]})" for x in lessons]
-    write_csv(folder / FILE, header, rows)
+    base.write_csv(folder / FILE, header, rows)
     return [lesson for lesson in book.lessons if lesson not in ids]
 
 
 def write(book: Book, results: list[Result], root: Path, given=None) -> Written:
     """exports/canvas.csv, with the ids `given` ({lesson: id}) or, None, the course's."""
     ids = ids_of(root) if given is None else given
-    folder = Path(root) / EXPORTS
+    folder = Path(root) / base.EXPORTS
     left_out = gradebook(book, results, folder, ids)
     return Written([folder / FILE], refusal(left_out))
 
@@ -229,7 +221,7 @@ def write(book: Book, results: list[Result], root: Path, given=None) -> Written:
 def wrote_before(folder: Path, students: set[str]) -> bool:
     """Whether folder's canvas.csv lists one of `students`."""
     path = folder / FILE
-    return path.is_file() and bool(listed(path, "ID") & students)
+    return path.is_file() and bool(base.listed(path, "ID") & students)
 
 
 LMS = Lms(NAME, "Canvas", read, write, wrote_before, options, asked)

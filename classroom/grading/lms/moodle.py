@@ -19,17 +19,8 @@ import re
 import time
 from pathlib import Path, PurePosixPath
 
-from classroom.grading.lms.base import (
-    EXPORTS,
-    SCORED,
-    Handed,
-    Lms,
-    Written,
-    listed,
-    lms_grade,
-    lms_rows,
-    write_csv,
-)
+from classroom.grading.lms import base
+from classroom.grading.lms.base import Handed, Lms, Written
 from classroom.grading.records import Book, BookRow
 from classroom.grading.results import GRADED, NOT_SUBMITTED, Result
 
@@ -73,7 +64,7 @@ def _feedback(row: BookRow, result: Result | None) -> str:
         return f"{score}."
     if result.status == NOT_SUBMITTED:
         return f"Nothing handed in for {row.lesson}."
-    if result.status not in SCORED:
+    if result.status not in base.SCORED:
         return f"No grade yet: your submission needs the instructor's look ({result.reason})."
     lost = ", ".join(sorted(result.failures)) or "none"
     late = f" {result.lateness[:1].upper()}{result.lateness[1:]}." if result.lateness else ""
@@ -88,27 +79,28 @@ def worksheet(book: Book, results: list[Result], lesson: str, folder: Path) -> P
     now = time.strftime("%Y-%m-%dT%H:%M:%S%z")  # what PHP's strtotime reads
     by_key = {r.key: r for r in results}
     rows = []
-    for row in lms_rows(book, results, lesson):
+    for row in base.lms_rows(book, results, lesson):
         result = by_key.get(row.key)
         status = result.status if result else GRADED
-        grade = lms_grade(row, result)
+        grade = base.lms_grade(row, result)
         identifier = f"{PARTICIPANT}{row.student}"
         full_name = row.name or row.student
         maximum, comment = f"{row.max_score:g}", _feedback(row, result)
         rows.append([identifier, full_name, row.email, status, grade, maximum, now, comment])
-    return write_csv(folder / f"{NAME}-{lesson}.csv", COLUMNS, rows)
+    return base.write_csv(folder / f"{NAME}-{lesson}.csv", COLUMNS, rows)
 
 
 def write(book: Book, results: list[Result], root: Path, given=None) -> Written:
     """A worksheet per lesson of the gradebook, in root/exports/ (Moodle needs no setting)."""
-    folder = Path(root) / EXPORTS
+    folder = Path(root) / base.EXPORTS
     return Written([worksheet(book, results, lesson, folder) for lesson in book.lessons])
 
 
 def wrote_before(folder: Path, students: set[str]) -> bool:
     """Whether one of folder's worksheets lists one of `students`."""
     return any(
-        listed(path, COLUMNS[0], PARTICIPANT) & students for path in folder.glob(f"{NAME}-*.csv")
+        base.listed(path, COLUMNS[0], PARTICIPANT) & students
+        for path in folder.glob(f"{NAME}-*.csv")
     )
 
 

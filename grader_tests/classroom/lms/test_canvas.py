@@ -11,8 +11,6 @@ from pathlib import Path
 import pytest
 
 from classroom.grading.lms import canvas
-from classroom.grading.records import Book, BookRow
-from classroom.grading.results import GRADED, NEEDS_HUMAN, Result
 from classroom.grading.staging import GradeError
 
 LESSON = "04-x"
@@ -56,16 +54,8 @@ def test_an_assignment_id_given_is_kept_and_asks_for_canvas_csv(tmp_path):
         canvas.LMS.asked(parse(["--canvas-assignment", "09-z=1"]), [LESSON], tmp_path)
 
 
-def row(student: str, raw: float) -> BookRow:
-    return BookRow(LESSON, student, "Alice", "Smith", "", "", "", raw, 0.0, 5.0, True)
-
-
-def test_canvas_csv_is_written_and_known_again(tmp_path):
-    book = Book((LESSON,), (row("1001", 4.0), row("1002", 1.0)))
-    results = [
-        Result(0, "1001", LESSON, GRADED),
-        Result(1, "1002", LESSON, NEEDS_HUMAN, "a human"),
-    ]
+def test_canvas_csv_is_written_and_known_again(tmp_path, graded):
+    book, results = graded.book, graded.results
     assert canvas.LMS.write(book, results, tmp_path, {}).refused.startswith(
         f"canvas.csv: left out {LESSON}"
     )

@@ -11,8 +11,6 @@ from pathlib import Path
 import pytest
 
 from classroom.grading.lms import moodle
-from classroom.grading.records import Book, BookRow
-from classroom.grading.results import GRADED, NEEDS_HUMAN, Result
 
 LESSON = "04-x"
 
@@ -42,27 +40,17 @@ def test_moodle_has_no_options_of_its_own(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def row(student: str, raw: float) -> BookRow:
-    return BookRow(LESSON, student, "Zoë", "Smith", "z@x.org", "", "", raw, 0.0, 5.0, True)
-
-
-def test_the_worksheet_is_written_and_known_again(tmp_path):
-    book = Book((LESSON,), (row("12345", 4.0), row("12346", 1.0)))
-    results = [
-        Result(0, "12345", LESSON, GRADED),
-        Result(1, "12346", LESSON, NEEDS_HUMAN, "a human"),
-    ]
+def test_the_worksheet_is_written_and_known_again(tmp_path, graded):
+    book, results = graded.book, graded.results
     written = moodle.LMS.write(book, results, tmp_path, None)
     assert written.paths == [tmp_path / "exports" / f"moodle-{LESSON}.csv"]
     assert written.refused is None
     with open(written.paths[0], newline="", encoding="utf-8") as handle:
         rows = {r["Identifier"]: r for r in csv.DictReader(handle)}
     # What Moodle's importer requires: Identifier, Grade, Last modified (grade).
-    assert rows["Participant 12345"]["Grade"] == "4"
-    assert (
-        rows["Participant 12346"]["Grade"] == ""
-        and "a human" in (rows["Participant 12346"]["Feedback comments"])
-    )
+    assert rows["Participant 1001"]["Grade"] == "4"
+    needs_a_human = rows["Participant 1002"]
+    assert needs_a_human["Grade"] == "" and "a human" in needs_a_human["Feedback comments"]
     assert all(r["Last modified (grade)"] for r in rows.values())
-    assert moodle.LMS.wrote_before(tmp_path / "exports", {"12346"})
+    assert moodle.LMS.wrote_before(tmp_path / "exports", {"1002"})
     assert not moodle.LMS.wrote_before(tmp_path / "exports", {"1"})
