@@ -28,7 +28,7 @@ import classroom
 
 # build and intake load nbformat (and jsonschema: over a second here); they are imported
 # inside the functions, after main() has started the worker processes.
-from classroom.grading import pool, records, run, shards
+from classroom.grading import lms, pool, records, run, shards
 from classroom.grading.plan import GradingPlan, RunFacts
 from classroom.grading.staging import GradeError
 
@@ -60,7 +60,7 @@ def _lms_options(parser: argparse.ArgumentParser) -> None:
     """How an LMS download is read, and which students are graded."""
     parser.add_argument(
         "--pattern",
-        help="with --zip, for an LMS other than Canvas and Moodle (which are recognised): a "
+        help=f"with --zip, for an LMS other than {lms.titles()} (which are recognised): a "
         "regular expression with (?P<student_id>...) and optionally (?P<file_id>...) and "
         "(?P<timestamp>...), matched against each file's path in the download",
     )
@@ -85,17 +85,10 @@ def _lms_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--export",
         action="append",
-        choices=("canvas", "moodle"),
+        choices=lms.names(),
         help="also write grade files the LMS imports into exports/ (repeatable)",
     )
-    parser.add_argument(
-        "--canvas-assignment",
-        action="append",
-        metavar="LESSON=ID",
-        help="the Canvas assignment a lesson's column of canvas.csv updates (repeatable; kept "
-        "in canvas_assignments.csv for later runs); a lesson without one is left out of "
-        "canvas.csv, which would otherwise create a new assignment on import",
-    )
+    lms.add_options(parser)  # each LMS's own (classroom/grading/lms/)
 
 
 def _run_options(parser: argparse.ArgumentParser) -> None:
@@ -163,7 +156,7 @@ def plan_of(args: argparse.Namespace, root: Path) -> GradingPlan:
         copies=args.copies,
         dry_run=args.dry_run,
         exports=tuple(args.export or ()),
-        canvas_assignments=tuple(args.canvas_assignment or ()),
+        lms_settings=lms.settings(args),
         students=tuple(args.student or ()),
         workers=args.workers,
         cell_timeout=args.cell_timeout,

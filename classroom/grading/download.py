@@ -1,7 +1,7 @@
-"""Submissions from an LMS download: a .zip (or its unpacked folder) from Canvas, Moodle, or
-any LMS whose file names a pattern can read.
+"""Submissions from an LMS download: a .zip (or its unpacked folder) from an LMS the course
+knows (one module each in `classroom.grading.lms`), or any LMS whose file names a pattern reads.
 
-Each file is read on its own, by the first form it follows: Canvas's or Moodle's naming
+Each file is read on its own, by the first form it follows: a known LMS's naming
 (`classroom.grading.lms`: the student is the LMS's numeric id, the name is kept for the grade
 export, late marks are kept, and of a student's resubmissions of a lesson the newest is graded,
 and the report says so), else nbgrader's FileNameCollectorPlugin: FileNameCollectorPlugin.
@@ -68,7 +68,7 @@ class Entry:
     order: int = 0
     timestamp: str | None = None
     lesson: str | None = None
-    form: str = PATTERN  # "canvas", "moodle" or PATTERN: how its name was read
+    form: str = PATTERN  # an LMS's name (lms.names()) or PATTERN: how its name was read
     placed: str | None = None  # how the lesson was found when the name does not say
 
 
@@ -142,7 +142,7 @@ def _quiet_collect(plugin, relative: str):
 
 
 def _read_file(file: Path, root: Path, lessons, plugins, forced: bool) -> Entry | None:
-    """One file read by the first form its name follows (Canvas, Moodle, the pattern; only
+    """One file read by the first form its name follows (a known LMS's, the pattern; only
     the pattern when `forced`), or None when it follows none."""
     relative = file.relative_to(root).as_posix()
     handed = None if forced else lms.read(relative, file, lessons)
@@ -197,7 +197,7 @@ class Download:
     """A download read: every (student, lesson)'s entries, the files with a student but no
     lesson, the files nobody owns, how many files followed each form, and what was said."""
 
-    forms: dict[str, int] = field(default_factory=dict)  # "canvas"/"moodle"/PATTERN: files
+    forms: dict[str, int] = field(default_factory=dict)  # an LMS's name or PATTERN: files
     groups: dict[tuple[str, str], list[Entry]] = field(default_factory=dict)
     unassigned: list[str] = field(default_factory=list)  # a student but no lesson
     unmatched: list[str] = field(default_factory=list)  # no form: nobody's
@@ -206,7 +206,8 @@ class Download:
 
     @property
     def read_as(self) -> str:
-        """ "canvas", "moodle", "pattern", or each form with its number of files."""
+        """The one form its files followed (an LMS's name, "pattern"), or each form with
+        its number of files."""
         if len(self.forms) == 1:
             return next(iter(self.forms))
         return ", ".join(f"{form} ({_files(n)})" for form, n in self.forms.items()) or "nothing"
@@ -223,7 +224,7 @@ def mixed_warning(forms: dict[str, int]) -> str | None:
     counts = [
         f"{_files(n)} by the pattern"
         if form == PATTERN
-        else f"{_files(n)} by {form.capitalize()}'s names"
+        else f"{_files(n)} by {lms.REGISTRY[form].title}'s names"
         for form, n in forms.items()
     ]
     return (
@@ -357,12 +358,13 @@ def unmatched_rows(download: Download, lessons) -> tuple[list[Submission], list[
     if not handed:
         return [], [f"{relative} (no student)" for relative in download.unmatched]
     rows, taken = [], set(download.students)
+    namings = lms.titles("nor", "'s")  # "Canvas's nor Moodle's"
     for relative in download.unmatched:
         lesson = lesson_of(relative, handed) or handed[0]
         row = Submission(unknown_id(relative, taken), lesson)
         taken.add(row.student)
         row.refused = (
-            f"\"{relative}\" follows neither Canvas's nor Moodle's naming nor the pattern: "
+            f'"{relative}" follows neither {namings} naming nor the pattern: '
             "whose work it is cannot be told, so it was not graded (rename it as the LMS "
             "names files, or pass --pattern)"
         )

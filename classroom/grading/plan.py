@@ -32,7 +32,9 @@ class GradingPlan:
     copies: str = "stop"  # two notebooks of one lesson from one student: "stop" or "all"
     dry_run: bool = False  # print file -> student -> lesson, grade nothing
     exports: tuple[str, ...] = ()  # LMS grade files to write into exports/ ("canvas", ...)
-    canvas_assignments: tuple[str, ...] = ()  # "LESSON=ID" pairs for canvas.csv
+    # What each LMS's own options said (classroom.grading.lms.settings): (name, its setting),
+    # e.g. ("canvas", ("01-world-as-text=12",)) for --canvas-assignment.
+    lms_settings: tuple[tuple[str, object], ...] = ()
     # Who is graded, by whom, within which limits.
     students: tuple[str, ...] = ()  # only these students; () everyone
     workers: int | None = None  # grading processes; None: one per core

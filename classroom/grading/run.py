@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from classroom.grading import exports, records, report, shards, staging, state
+from classroom.grading import exports, lms, records, report, shards, staging, state
 from classroom.grading.plan import GradingPlan, RunFacts
 from classroom.grading.results import NEEDS_HUMAN, NOT_SUBMITTED, Job, Result, failure
 from classroom.grading.staging import GradeError
@@ -233,26 +233,6 @@ def _due_db(config) -> str | None:
     return None
 
 
-def canvas_ids(pairs, lessons: list[str]) -> dict[str, str]:
-    """{lesson: Canvas assignment id} from --canvas-assignment LESSON=ID; GradeError for a
-    malformed pair or a lesson not among `lessons` (the course's)."""
-    ids = {}
-    for pair in pairs or []:
-        lesson, _, number = pair.partition("=")
-        if not number.isdigit():
-            raise GradeError(
-                f"--canvas-assignment {pair}: give LESSON=ID, ID being the number in the "
-                "Canvas assignment's web address (.../assignments/ID)"
-            )
-        if lesson not in lessons:
-            raise GradeError(
-                f"--canvas-assignment {pair}: {lesson!r} is not a lesson of the course "
-                f"({', '.join(lessons)})"
-            )
-        ids[lesson] = number
-    return ids
-
-
 def _jobs(submissions: list[Job], failed: dict, cell_timeout: int):
     """(jobs for the workers, results known at once: no notebook, or a lesson that failed)."""
     jobs, immediate = [], []
@@ -335,10 +315,8 @@ def grade_class(plan: GradingPlan, config, work: Path, graders) -> tuple[list[Re
     submissions, said = _chosen(plan, submissions, found.input)
     due_db = _due_db(config) if plan.shard else None
     maxima, failed = staging.prepare(root, work, lessons, main_db, due_db)
-    given = canvas_ids(plan.canvas_assignments, known)
-    if given:
-        exports.keep_canvas_ids(out, given)
-    asked = list(plan.exports) + (["canvas"] if given else [])  # ids given: canvas.csv wanted
+    # An LMS's own options (kept in the course) may ask for its export too.
+    asked = list(plan.exports) + lms.asked(plan.lms_settings, known, out)
     facts = replace(
         _described(found, plan, config, lessons, graders.size, cell_timeout),
         input=said,
@@ -407,7 +385,7 @@ def with_earlier(journal: state.Journal | None, results: list[Result]) -> list[R
 @dataclass(frozen=True)
 class Saved:
     """What one save wrote: grades.csv, the report, the exports, the gradebook it read, and
-    the line saying which lessons canvas.csv left out (None when none)."""
+    the lines saying what the LMS files left out (None when nothing)."""
 
     grades: Path
     report: Path
@@ -427,9 +405,7 @@ def save_outputs(root: Path, config, results: list[Result], facts: RunFacts) -> 
     )
     csv_path = records.export_csv(book, results, root / CSV_NAME)
     report_path = report.write_report(root / REPORT_NAME, results, facts)
-    written, refused = exports.write_all(
-        root, book, results, facts.exports, exports.canvas_ids_of(root)
-    )
+    written, refused = exports.write_all(root, book, results, facts.exports)
     return Saved(csv_path, report_path, written, book, refused)
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from classroom.grading import class_report, exports, records, report
+from classroom.grading.lms import canvas
 from classroom.grading.plan import RunFacts
 from classroom.grading.results import (
     GRADED,
@@ -89,7 +90,7 @@ def term(tmp_path):
         result(A, "1001", points={"test_a": 0, "test_b": 3}),
         result(A, "1003", LATE, "handed in late by 2.0 h; penalty 0", {"test_a": 2, "test_b": 3}),
     ]
-    (tmp_path / exports.CANVAS_IDS).write_text(f"lesson,canvas_assignment_id\n{B},12345\n")
+    (tmp_path / canvas.IDS_FILE).write_text(f"lesson,canvas_assignment_id\n{B},12345\n")
     return {"root": tmp_path, "url": url, "results": results, "why": why}
 
 
@@ -119,23 +120,25 @@ def test_grades_csv_holds_every_lesson_with_one_status_a_row(term):
 
 def test_canvas_csv_has_every_lesson_with_an_id_and_refuses_the_others(term):
     book = records.read_book(term["url"], COURSE)
-    ids = exports.canvas_ids_of(term["root"])
-    written, refused = exports.write_all(term["root"], book, term["results"], ["canvas"], ids)
+    ids = canvas.ids_of(term["root"])
+    written, refused = exports.write_all(
+        term["root"], book, term["results"], ["canvas"], {"canvas": ids}
+    )
     header, possible, *rows = read_csv(term["root"] / "exports" / "canvas.csv")
-    assert header == exports.CANVAS_COLUMNS + [f"{B} (12345)"], "B kept its id; A left out"
+    assert header == canvas.COLUMNS + [f"{B} (12345)"], "B kept its id; A left out"
     assert possible[-1] == "5"
     assert refused.count("\n") == 0 and A in refused and B not in refused
-    assert f"--canvas-assignment {A}=ID" in refused and exports.CANVAS_IDS in refused
+    assert f"--canvas-assignment {A}=ID" in refused and canvas.IDS_FILE in refused
     cells = {row[1]: row[-1] for row in rows}
     assert cells == {"1001": "5", "1002": "2", "1004": ""}, "needs a human: empty, not 0"
     assert {row[1]: row[0] for row in rows}["1001"] == "García, María"
-    exports.keep_canvas_ids(term["root"], {A: "777"})
+    canvas.keep_ids(term["root"], {A: "777"})
     _, refused = exports.write_all(
-        term["root"], book, term["results"], ["canvas"], exports.canvas_ids_of(term["root"])
+        term["root"], book, term["results"], ["canvas"], {"canvas": canvas.ids_of(term["root"])}
     )
     header = read_csv(term["root"] / "exports" / "canvas.csv")[0]
     assert header[-2:] == [f"{A} (777)", f"{B} (12345)"] and refused is None
-    assert read_csv(term["root"] / exports.CANVAS_IDS) == [
+    assert read_csv(term["root"] / canvas.IDS_FILE) == [
         ["lesson", "canvas_assignment_id"], [A, "777"], [B, "12345"],
     ]  # fmt: skip
 
@@ -143,10 +146,10 @@ def test_canvas_csv_has_every_lesson_with_an_id_and_refuses_the_others(term):
 def test_canvas_ids_of_a_course_from_before_the_file_come_from_its_canvas_csv(tmp_path):
     old = tmp_path / "exports" / "canvas.csv"
     old.parent.mkdir()
-    old.write_text(",".join(exports.CANVAS_COLUMNS + [f"{B} (55)", A]) + "\n")
-    assert exports.canvas_ids_of(tmp_path) == {B: "55"}
-    exports.keep_canvas_ids(tmp_path, {A: "56"})
-    assert exports.canvas_ids_of(tmp_path) == {B: "55", A: "56"}
+    old.write_text(",".join(canvas.COLUMNS + [f"{B} (55)", A]) + "\n")
+    assert canvas.ids_of(tmp_path) == {B: "55"}
+    canvas.keep_ids(tmp_path, {A: "56"})
+    assert canvas.ids_of(tmp_path) == {B: "55", A: "56"}
 
 
 def test_moodle_worksheet_in_the_form_moodles_importer_reads(term):
@@ -189,7 +192,7 @@ def test_a_student_who_handed_nothing_in_is_empty_and_said_so(term):
         gb.add_submission(A, "1002")
     results = term["results"] + [result(A, "1002", NOT_SUBMITTED, f"nothing handed in for {A}")]
     book = records.read_book(term["url"], COURSE)
-    exports.write_all(term["root"], book, results, ["moodle", "canvas"], {A: "1"})
+    exports.write_all(term["root"], book, results, ["moodle", "canvas"], {"canvas": {A: "1"}})
     header, *rows = read_csv(term["root"] / "exports" / f"moodle-{A}.csv")
     row = dict(zip(header, {r[0]: r for r in rows}["Participant 1002"], strict=True))
     assert row["Grade"] == "" and row["Feedback comments"] == f"Nothing handed in for {A}."
@@ -251,13 +254,15 @@ def test_one_save_of_a_40_student_gradebook_is_cheap(tmp_path, capsys):
     }
     url = make_gradebook(tmp_path / "gradebook.db", scores, students)
     results = [result(x, s, points=p) for (x, s), p in scores.items()]
-    (tmp_path / exports.CANVAS_IDS).write_text(f"lesson,canvas_assignment_id\n{A},1\n{B},2\n")
+    (tmp_path / canvas.IDS_FILE).write_text(f"lesson,canvas_assignment_id\n{A},1\n{B},2\n")
     timings = []
     for _ in range(3):
         start = time.perf_counter()
         book = records.read_book(url, COURSE)
         records.export_csv(book, results, tmp_path / "grades.csv")
-        exports.write_all(tmp_path, book, results, ["canvas", "moodle"], {A: "1", B: "2"})
+        exports.write_all(
+            tmp_path, book, results, ["canvas", "moodle"], {"canvas": {A: "1", B: "2"}}
+        )
         timings.append(time.perf_counter() - start)
     with capsys.disabled():
         print(f"\none save, 40 students x 2 lessons: best {min(timings) * 1000:.0f} ms")

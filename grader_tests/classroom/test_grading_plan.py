@@ -35,7 +35,7 @@ def test_the_command_line_becomes_one_frozen_plan():
     argv = ["--student", "a", "--student", "b", "--shard", "2/3", "--unsandboxed"]
     got = plan(*argv, "--export", "moodle", "--canvas-assignment", "01-x=12", "--cell-timeout", "7")
     assert (got.students, got.shard, got.sandboxed) == (("a", "b"), (2, 3), False)
-    assert (got.exports, got.canvas_assignments) == (("moodle",), ("01-x=12",))
+    assert (got.exports, got.lms_settings) == (("moodle",), (("canvas", ("01-x=12",)),))
     assert (got.cell_timeout, got.notebook_timeout) == (7, 180)
     assert got.output == got.root == REPO_ROOT and got.journal and not got.demo
     assert got.submitted_tree == REPO_ROOT / "submitted"

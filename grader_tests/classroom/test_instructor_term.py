@@ -90,7 +90,7 @@ from lms_downloads import (
 )
 
 from classroom import demo
-from classroom.grading import exports
+from classroom.grading.lms import moodle as moodle_sheet
 from classroom.isolation.sandbox import probe
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -629,7 +629,7 @@ def test_canvas_export_matches_the_gradebook(canvas):
     [("01-a=12x", "give LESSON=ID"), ("01-a", "give LESSON=ID"), ("09-z=12", "not a lesson")],
 )
 def test_a_bad_canvas_assignment_is_refused_in_one_line(pair, says):
-    from classroom.grading.run import canvas_ids
+    from classroom.grading.lms.canvas import assignment_ids as canvas_ids
     from classroom.grading.staging import GradeError
 
     assert canvas_ids(["01-a=12", "02-b=13"], ["01-a", "02-b"]) == {"01-a": "12", "02-b": "13"}
@@ -643,7 +643,7 @@ def test_moodle_export_matches_the_gradebook(moodle):
     path = moodle["course"] / "exports" / f"moodle-{TOY}.csv"
     with open(path, newline="", encoding="utf-8") as handle:
         header, *rows = list(csv.reader(handle))
-    assert header == exports.MOODLE_COLUMNS  # what Moodle's importer needs: test_exports.py
+    assert header == moodle_sheet.COLUMNS  # what Moodle's importer needs: test_exports.py
     book = gradebook(moodle["course"])
     names = {"12345": "Alice Smith", "12346": "Carol Smith", "12350": "Erin Ng"}
     assert [row[0] for row in rows] == [f"Participant {s}" for s in sorted(names)], rows
