@@ -41,7 +41,7 @@ from pathlib import Path
 
 import nbformat
 
-from classroom import setup_cell, wheel
+from classroom import lesson_tables, setup_cell, wheel
 from classroom.nbgrader_ext import notebooks
 from classroom.nbgrader_ext.notebooks import (
     CELL_METADATA_KEYS,
@@ -172,10 +172,14 @@ def normalise_source(path: Path | str) -> bool:
 
 
 def readme_problems(root: Path | str = REPO_ROOT) -> list[str]:
-    """The README's lesson rows whose Colab badge is not the current one (one line)."""
+    """The README's lesson table not the one the lessons declare (classroom/lesson_tables.py),
+    or, without that table, lesson rows whose Colab badge is not the current one (one line)."""
     path = Path(root) / "README.md"
     if not path.is_file():
         return []
+    table = lesson_tables.table_problems(discover_lessons(root), root, [lesson_tables.README])
+    if table:
+        return table
     text = path.read_text(encoding="utf-8")
     if setup_cell.stamped_readme(text, discover_lessons(root), root) == text:
         return []
@@ -382,9 +386,10 @@ def start_page_problems(*, root: Path | str = REPO_ROOT) -> list[str]:
     start, copied = root / "source" / START_PAGE, root / "release" / START_PAGE
     if not start.is_file():
         return [f"missing: source/{START_PAGE}, the lessons folder's first page"]
+    problems = lesson_tables.table_problems(discover_lessons(root), root, [lesson_tables.START])
     if not copied.is_file() or copied.read_bytes() != start.read_bytes():
-        return [f"differs: release/{START_PAGE} is not a copy of source/{START_PAGE}"]
-    return []
+        problems.append(f"differs: release/{START_PAGE} is not a copy of source/{START_PAGE}")
+    return problems
 
 
 # --------------------------------------------------------------------------------------------
@@ -504,6 +509,14 @@ def _normalise(lessons: list[str], root: Path) -> bool:
             print(f"normalised {_display(path, root)}")
     if (root / "pyproject.toml").is_file() and normalise_readme(root):
         print("stamped README.md's Colab badges")
+    # The tables list every lesson, whichever lessons this run normalises.
+    try:
+        changed = lesson_tables.write_tables(discover_lessons(root), root)
+    except lesson_tables.SummaryError as exc:
+        print(exc, file=sys.stderr)
+        return False
+    for name in changed:
+        print(f"wrote {name}'s lesson table from the lessons")
     return True
 
 
