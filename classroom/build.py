@@ -4,8 +4,8 @@
     python -m classroom.build 01-world-as-text     # rebuild one lesson
     python -m classroom.build --check              # compare with what is committed
     python -m classroom.build --normalise-source   # strip outputs and metadata in source/,
-                                                   # stamp the set-up cell and Colab badge
-                                                   # (and the README's), then build
+                                                   # stamp the set-up cell and Colab badge,
+                                                   # write the lesson tables, then build
 
 For each lesson nbgrader's own converters run in this process (GenerateAssignment, then
 GenerateSolution with the preprocessors chosen in nbgrader_config.py) inside a throw-away copy
@@ -16,10 +16,12 @@ unchanged source gives the same bytes, and copied with any other files of the le
 release/<lesson>/ and solution/<lesson>/.
 
 `--normalise-source` also stamps each source notebook's set-up cell and "Open in Colab" badge
-from classroom/setup_cell.py (for the course address set in pyproject.toml), and the README's
-table of badges; `source_problems` and `readme_problems` (so `--check` and the tests) report
-a stale one. Every build also writes the course wheel, release/<wheel>, for Colab learners who
-upload a notebook (classroom/wheel.py).
+from classroom/setup_cell.py (for the course address set in pyproject.toml), and writes the
+lesson tables of README.md (with the Colab badges) and source/START.md from what each lesson
+declares (classroom/lesson_tables.py); `source_problems`, `readme_problems` and
+`start_page_problems` (so `--check` and the tests) report a stale one. Every build also writes
+the course wheel, release/<wheel>, for Colab learners who upload a notebook
+(classroom/wheel.py).
 
 `--check` builds into a temporary folder, compares file by file with the committed release/
 and solution/, and also fails when a release file carries a solution or hidden-test marker or a
@@ -41,7 +43,7 @@ from pathlib import Path
 
 import nbformat
 
-from classroom import setup_cell, wheel
+from classroom import lesson_tables, setup_cell, wheel
 from classroom.nbgrader_ext import notebooks
 from classroom.nbgrader_ext.notebooks import (
     CELL_METADATA_KEYS,
@@ -172,27 +174,9 @@ def normalise_source(path: Path | str) -> bool:
 
 
 def readme_problems(root: Path | str = REPO_ROOT) -> list[str]:
-    """The README's lesson rows whose Colab badge is not the current one (one line)."""
-    path = Path(root) / "README.md"
-    if not path.is_file():
-        return []
-    text = path.read_text(encoding="utf-8")
-    if setup_cell.stamped_readme(text, discover_lessons(root), root) == text:
-        return []
-    return ["README.md: the lesson table's Colab badges are stale"]
-
-
-def normalise_readme(root: Path | str = REPO_ROOT) -> bool:
-    """Stamp the README's lesson table with the current Colab badges; True when it changed."""
-    path = Path(root) / "README.md"
-    if not path.is_file():
-        return False
-    text = path.read_text(encoding="utf-8")
-    stamped = setup_cell.stamped_readme(text, discover_lessons(root), root)
-    if stamped == text:
-        return False
-    path.write_text(stamped, encoding="utf-8")
-    return True
+    """The README's lesson table, if it is not the one the lessons declare with their current
+    Colab badges (classroom/lesson_tables.py): one line."""
+    return lesson_tables.table_problems(discover_lessons(root), root, [lesson_tables.README])
 
 
 def write_wheel(root: Path | str = REPO_ROOT) -> Path:
@@ -382,9 +366,10 @@ def start_page_problems(*, root: Path | str = REPO_ROOT) -> list[str]:
     start, copied = root / "source" / START_PAGE, root / "release" / START_PAGE
     if not start.is_file():
         return [f"missing: source/{START_PAGE}, the lessons folder's first page"]
+    problems = lesson_tables.table_problems(discover_lessons(root), root, [lesson_tables.START])
     if not copied.is_file() or copied.read_bytes() != start.read_bytes():
-        return [f"differs: release/{START_PAGE} is not a copy of source/{START_PAGE}"]
-    return []
+        problems.append(f"differs: release/{START_PAGE} is not a copy of source/{START_PAGE}")
+    return problems
 
 
 # --------------------------------------------------------------------------------------------
@@ -491,8 +476,9 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
 
 
 def _normalise(lessons: list[str], root: Path) -> bool:
-    """Normalise and stamp the lessons' source notebooks and the README's badges, saying what
-    changed; False (after one line) when a notebook has no cell to stamp."""
+    """Normalise and stamp the lessons' source notebooks and write the lesson tables, saying
+    what changed; False (after one line) when a notebook has no cell to stamp or a lesson no
+    summary for the tables."""
     for lesson in lessons:
         path = lesson_notebook(lesson, root=root)
         try:
@@ -502,8 +488,15 @@ def _normalise(lessons: list[str], root: Path) -> bool:
             return False
         if changed:
             print(f"normalised {_display(path, root)}")
-    if (root / "pyproject.toml").is_file() and normalise_readme(root):
-        print("stamped README.md's Colab badges")
+    # The tables (with the README's Colab badges) list every lesson, whichever lessons this
+    # run normalises.
+    try:
+        changed = lesson_tables.write_tables(discover_lessons(root), root)
+    except lesson_tables.SummaryError as exc:
+        print(exc, file=sys.stderr)
+        return False
+    for name in changed:
+        print(f"wrote {name}'s lesson table from the lessons")
     return True
 
 

@@ -397,18 +397,6 @@ def readme_badges(lessons: list[str], root: Path | str = REPO_ROOT) -> str:
     return "\n".join(rows)
 
 
-def stamped_readme(text: str, lessons: list[str], root: Path | str = REPO_ROOT) -> str:
-    """The README with the last cell of each lesson's table row ("| `<lesson>` | ... |")
-    replaced by the lesson's current `readme_badge`; other lines unchanged."""
-    lines = text.split("\n")
-    for index, line in enumerate(lines):
-        for lesson in lessons:
-            if line.startswith(f"| `{lesson}` |") and line.rstrip().endswith("|"):
-                head = line.rstrip()[:-1].rsplit("|", 1)[0]
-                lines[index] = f"{head}| {readme_badge(lesson, root)} |"
-    return "\n".join(lines)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m classroom.setup_cell",

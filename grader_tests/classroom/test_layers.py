@@ -27,6 +27,7 @@ LAYERS = ("isolation", "nbgrader_ext", "build", "grading", "command")
 LAYER_OF_TOP_MODULE = {  # modules directly in classroom/, not in a layer's folder
     "build": "build",
     "setup_cell": "build",
+    "lesson_tables": "build",
     "wheel": "build",
     "grade": "command",
     "demo": "command",

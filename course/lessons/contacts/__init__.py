@@ -7,3 +7,15 @@ visible checks).
 """
 
 LESSON = "08-contacts"
+# The lesson's rows in source/START.md and README.md (classroom/lesson_tables.py).
+TOPIC = (
+    "which geoms touch, how contact parameters mix, soft contacts, friction on a slope, "
+    "rolling friction"
+)
+BUILDS = (
+    "which geoms touch and how two geoms' contact parameters mix: `geoms_collide`, "
+    "`contact_pair_parameters`; soft contacts: `resting_penetration` (the depth at which a "
+    "ball rests, and why a timeconst below two steps is raised); the friction cone: "
+    "`slope_acceleration`, `normal_force` against `mj_contactForce`; rolling friction: "
+    "`rolling_stop_distance`"
+)

@@ -9,3 +9,12 @@ printed), `checks` (the visible checks).
 """
 
 LESSON = "04-frames-and-quaternions"
+# The lesson's rows in source/START.md and README.md (classroom/lesson_tables.py).
+TOPIC = "frames, quaternions and forward kinematics"
+BUILDS = (
+    "`quat_from_axis_angle`, `quat_multiply`, `quat_to_matrix`, `euler_to_quat` (any "
+    "`eulerseq`), `rotation_angle_between`, `compose_pose`, `forward_kinematics` on "
+    "plain-data trees, `com_in_world`, `inertia_in_world`; spec, model and data; welded "
+    'bodies, `<freejoint>` and `type="free"`, degrees and radians, `alignfree`, a box spun in'
+    " zero gravity, convex hulls and mesh inertia modes"
+)

@@ -8,3 +8,12 @@ experiments, simulated by MuJoCo), `pictures` (the strike's and the race's plots
 """
 
 LESSON = "06-slender-parts"
+# The lesson's rows in source/START.md and README.md (classroom/lesson_tables.py).
+TOPIC = "slender parts, the inertia floor, and rolling down a slope"
+BUILDS = (
+    "radius of gyration and rotation per step (a struck marker gains energy under Euler); the"
+    " inertia floor: `radius_of_gyration`, `needs_inertia_floor`, `floor_armature`, "
+    "`apply_inertia_floor` on MuJoCo's arrays and the `mj_setConst` trap; the rolling law: "
+    "`rolling_acceleration`, `floored_rolling_ratio`, `fitted_acceleration`, raced down a "
+    "slope"
+)
