@@ -529,7 +529,7 @@ def main(argv: list[str] | None = None) -> int:
             print("\n".join(problems), file=sys.stderr)
             print(
                 f"{len(problems)} problem(s) in {len(lessons)} lesson(s) ({elapsed:.1f} s). "
-                "Rebuild with: python -m classroom.build"
+                "Rebuild with: make build (python -m classroom.build --normalise-source)"
                 + (f"; clean source notebooks with: {NORMALISE_HINT}" if source else ""),
                 file=sys.stderr,
             )
