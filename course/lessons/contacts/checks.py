@@ -179,12 +179,13 @@ def resting_penetration(resting_penetration) -> None:
     expect.ok("resting_penetration gives the depth at which MuJoCo's ball rests.")
 
 
-def random_penetration_case(rng: np.random.Generator) -> tuple[float, ...]:
-    """(mass kg, g m/s^2, timeconst s, dampratio, impedance, timestep s); one case in three
-    has a timeconst below two timesteps. Dampratio 0.7 to 1 and timeconst up to 40 ms, so that
-    the ball settles well within the 2 s the reference simulates."""
+def random_penetration_case(rng: np.random.Generator, low: bool | None = None) -> tuple[float, ...]:
+    """(mass kg, g m/s^2, timeconst s, dampratio, impedance, timestep s); with `low` the
+    timeconst is below two timesteps (True), or not (False); None: one case in three. Dampratio
+    0.7 to 1 and timeconst up to 40 ms, so that the ball settles well within the 2 s the
+    reference simulates."""
     step = float(rng.choice([0.001, 0.002, 0.004]))
-    low = rng.random() < 1 / 3
+    low = rng.random() < 1 / 3 if low is None else low
     timeconst = rng.uniform(0.2, 1.9) * step if low else rng.uniform(2.5 * step, 0.04)
     return (
         round(float(rng.uniform(0.1, 20)), 3),
