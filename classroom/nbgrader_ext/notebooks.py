@@ -19,7 +19,6 @@ import copy
 import fnmatch
 import importlib.util
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -76,13 +75,6 @@ def answer_cells(nb) -> dict[str, nbformat.NotebookNode]:
 def test_cells(nb) -> dict[str, nbformat.NotebookNode]:
     """Test cells by grade_id, in notebook order."""
     return {grade_id(c): c for c in nb.cells if is_test(c) and grade_id(c)}
-
-
-def nbgrader_cells(nb) -> Iterator[tuple[int, nbformat.NotebookNode, dict]]:
-    """(index, cell, nbgrader metadata) of every cell that has nbgrader metadata."""
-    for index, cell in enumerate(nb.cells):
-        if nbgrader(cell):
-            yield index, cell, nbgrader(cell)
 
 
 def label(index: int | None, cell=None) -> str:
