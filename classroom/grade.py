@@ -102,6 +102,13 @@ def _run_options(parser: argparse.ArgumentParser) -> None:
         "--root", type=Path, help="the course directory (default: the current folder)"
     )
     parser.add_argument("--shard", help="K/N: grade only the K-th of N ranges of students")
+    parser.add_argument(
+        "--cluster",
+        metavar="WHERE",
+        help="grade on a Dask cluster: a scheduler address (tcp://HOST:PORT), a scheduler "
+        "file (.json), or local:N for N worker processes on this machine (default: this "
+        "machine's own pool, no Dask)",
+    )
     parser.add_argument("--workdir", type=Path, help="keep the staging files here")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument(
@@ -129,6 +136,16 @@ def _check(parser, args) -> None:
         args.shard = (k, n)
     if args.merge and (args.shard or args.lessons):
         parser.error("--merge takes no lessons and no --shard")
+    if args.cluster:
+        from classroom.grading import cluster
+
+        problem = cluster.check_where(args.cluster)
+        if problem:
+            parser.error(problem)
+        if args.shard or args.merge or args.workers:
+            parser.error(
+                "--cluster goes without --shard, --merge and --workers (its workers grade)"
+            )
     if args.workers is not None and args.workers < 1:
         parser.error("--workers must be at least 1")
 
@@ -162,6 +179,7 @@ def plan_of(args: argparse.Namespace, root: Path) -> GradingPlan:
         cell_timeout=args.cell_timeout,
         notebook_timeout=args.notebook_timeout,
         shard=args.shard,
+        cluster=args.cluster,
         sandboxed=not args.unsandboxed,
         regrade=args.regrade,
         workdir=args.workdir.resolve() if args.workdir else None,
@@ -291,9 +309,10 @@ def _ready(plan: GradingPlan) -> int:
     return 0
 
 
-def _start_pool(plan: GradingPlan, staging: Path) -> pool.Pool:
-    """The grading processes, started first: each loads nbgrader (seconds) while this
-    process reads the input and generates the lessons."""
+def _start_graders(plan: GradingPlan, staging: Path):
+    """The graders, started first: this machine's pool of grading processes (each loads
+    nbgrader, seconds, while this process reads the input and generates the lessons), or
+    the Dask cluster the plan names, connected meanwhile."""
     from classroom.grading import state
     from classroom.nbgrader_ext import notebooks
 
@@ -307,6 +326,10 @@ def _start_pool(plan: GradingPlan, staging: Path) -> pool.Pool:
         # What the workers' kernel zygotes preload: what these lessons' set-ups import.
         "lessons": list(plan.lessons) or notebooks.discover_lessons(plan.root),
     }
+    if plan.cluster:
+        from classroom.grading import cluster
+
+        return cluster.ClusterGraders(plan.cluster, setup)
     return pool.Pool(setup, plan.workers or default_workers())
 
 
@@ -330,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
         staging.mkdir(parents=True, exist_ok=True)
     else:  # in .grading/, the instructor's only; a killed run's is removed by the next
         staging = state.new_staging(root)
-    graders = None if plan.merge else _start_pool(plan, staging)
+    graders = None if plan.merge else _start_graders(plan, staging)
     try:
         facts = _work(plan, staging, graders)
     except (GradeError, ValueError) as exc:  # GradeError, DownloadError, EmptyExchange

@@ -41,6 +41,7 @@ class GradingPlan:
     cell_timeout: int | None = None  # seconds per cell; None: nbgrader_config's Execute.timeout
     notebook_timeout: int = 180  # seconds one notebook may run
     shard: tuple[int, int] | None = None  # (K, N): the K-th of N ranges of students
+    cluster: str | None = None  # a Dask scheduler address or file, or local:N; None: local pool
     sandboxed: bool = True  # learners' code in bubblewrap (False: with the grader's rights)
     regrade: bool = False  # grade again submissions unchanged since an earlier run
     # The records the run keeps.

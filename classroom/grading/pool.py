@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import queue
 import signal
 import threading
 import time
@@ -156,18 +157,41 @@ class Pool:
         self._pending, self._attempts = deque(jobs), {}
         remaining = len(jobs)
         while remaining:
-            self._hand_out()
-            busy = [p for p in self.procs if p.job is not None]
-            waitables = [p.conn for p in busy] + [p.process.sentinel for p in busy]
-            ready = wait(waitables, timeout=1.0) if waitables else []
-            for index, proc in enumerate(self.procs):
-                if proc.job is not None:
-                    result = self._settle(index, proc, ready, hard_limit)
-                    if result is not None:
-                        remaining -= 1
-                        on_result(result)
+            remaining -= self._step(on_result, hard_limit, 1.0)
             if tick is not None:
                 tick()
+
+    def serve(self, inbox: queue.Queue, on_result, hard_limit: float, stopped) -> None:
+        """Grade the jobs put into `inbox` as they come, calling on_result(result) for each
+        in this thread, until the threading.Event `stopped` is set (what is running then is
+        left to `close`). A long-lived pool's loop: a cluster worker's (`cluster.py`)."""
+        self._pending, self._attempts = deque(), {}
+        while not stopped.is_set():
+            while True:
+                try:
+                    self._pending.append(inbox.get_nowait())
+                except queue.Empty:
+                    break
+            self._step(on_result, hard_limit, 0.2)
+
+    def _step(self, on_result, hard_limit: float, timeout: float) -> int:
+        """Hand out what waits, wait up to `timeout` seconds, settle the workers: how many
+        jobs got their result."""
+        self._hand_out()
+        busy = [p for p in self.procs if p.job is not None]
+        waitables = [p.conn for p in busy] + [p.process.sentinel for p in busy]
+        if not waitables:
+            time.sleep(timeout if not self._pending else 0)
+            return 0
+        ready = wait(waitables, timeout=timeout)
+        done = 0
+        for index, proc in enumerate(self.procs):
+            if proc.job is not None:
+                result = self._settle(index, proc, ready, hard_limit)
+                if result is not None:
+                    done += 1
+                    on_result(result)
+        return done
 
     def _hand_out(self) -> None:
         for proc in self.procs:

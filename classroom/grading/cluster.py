@@ -1,0 +1,383 @@
+"""Grading on a Dask cluster (`python -m classroom.grade --cluster ...`).
+
+The command's machine keeps the one recorder (`run.Recorder`: the gradebook, grades.csv, the
+feedback files, the reports); the grading happens on Dask workers, which may be other
+machines with no folder in common with it. What crosses the network is bytes:
+
+- the run's course (the staging folder's nbgrader_config.py, gradebook template, source/ and
+  release/, and the hidden cases' secret) once per worker, in the worker plugin;
+- each submission as a parcel (`pack_job`: the job's facts and its files), one Dask task each;
+- each result as a parcel (`pack_result`: the result and its autograded/ and feedback/
+  folders).
+
+Every parcel is sealed with the course key (HMAC-SHA256 of the whole parcel): a result that
+does not open is not recorded, and the recorder says so in one line.
+
+On each worker, `GradingPlugin` keeps one `pool.Pool` (grading processes with their warm
+sandbox zygotes) for the worker's life in this run, as many processes as the worker has
+threads, so a worker grades as many submissions at once as it has cores. A worker that dies
+has its tasks run again elsewhere by Dask's scheduler; the recorder records a submission once
+whatever happens (`ClusterGraders.run` keeps the keys it has recorded).
+
+`ClusterGraders` has the local pool's interface (`size`, `run`, `stop`, `close`), so the run
+(`run.grade_class`) does not know where its submissions are graded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import io
+import json
+import os
+import queue
+import shutil
+import tarfile
+import threading
+import uuid
+from concurrent.futures import Future
+from pathlib import Path
+
+from distributed import WorkerPlugin
+
+from classroom.grading import pool
+from classroom.grading.results import NEEDS_HUMAN, Job, Result, failure
+from classroom.grading.staging import GradeError
+from classroom.nbgrader_ext.verdicts import cases
+
+LOCAL = "local:"  # --cluster local:N starts a LocalCluster of N worker processes here
+# What of the staging folder a worker needs to grade (the rest is the run's own output).
+COURSE_PARTS = ("nbgrader_config.py", "gradebook.db", "source", "release")
+MAX_EXTRA_FILE = 50 * 1024 * 1024  # bytes; larger extra files stay behind (the worker skips them)
+DAEMON_SETTING = "distributed.worker.daemon"  # workers start grading processes of their own
+
+
+class ClusterUnavailable(GradeError):
+    """The cluster could not be reached or started (one line)."""
+
+
+class BrokenParcel(ValueError):
+    """A parcel whose seal does not hold (altered on its way, or another course's key)."""
+
+
+# --------------------------------------------------------------------------------------------
+# Parcels: bytes sealed with the course key
+
+
+def seal(key: bytes, body: bytes) -> bytes:
+    """body with its HMAC-SHA256 (32 bytes) in front."""
+    return hmac.new(key, body, hashlib.sha256).digest() + body
+
+
+def opened(key: bytes, parcel: bytes) -> bytes:
+    """The body of a sealed parcel; BrokenParcel when its seal does not hold."""
+    digest, body = parcel[:32], parcel[32:]
+    if not hmac.compare_digest(digest, hmac.new(key, body, hashlib.sha256).digest()):
+        raise BrokenParcel("its seal does not match the course key")
+    return body
+
+
+def _bundle(facts: dict, files: dict[str, Path]) -> bytes:
+    """facts (JSON) and files {name in the parcel: path, a file or a folder} as bytes."""
+    buffer = io.BytesIO()
+    head = json.dumps(facts).encode()
+    buffer.write(len(head).to_bytes(4, "big") + head)
+    with tarfile.open(fileobj=buffer, mode="w") as tar:
+        for name, path in files.items():
+            tar.add(path, arcname=name)
+    return buffer.getvalue()
+
+
+def _unbundle(body: bytes, folder: Path) -> dict:
+    """The facts of a bundle, its files written under folder."""
+    size = int.from_bytes(body[:4], "big")
+    facts = json.loads(body[4 : 4 + size])
+    folder.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(fileobj=io.BytesIO(body[4 + size :]), mode="r") as tar:
+        tar.extractall(folder, filter="data")  # no path leaves folder, no device files
+    return facts
+
+
+def pack_job(key: bytes, job: Job) -> bytes:
+    """A submission as a sealed parcel: the job and the files handed in, each named as the
+    worker will see it (relative to the job's base folder when it lies there)."""
+    base = Path(job.base) if job.base else None
+    names: dict[str, Path] = {}
+    for file in map(Path, job.files):
+        notebook = file.name.lower().endswith(".ipynb")
+        if not file.is_file() or (not notebook and file.stat().st_size > MAX_EXTRA_FILE):
+            continue
+        inside = base is not None and file.is_relative_to(base)
+        name = str(file.relative_to(base)) if inside else file.name
+        names[name if name not in names else f"{len(names)}-{file.name}"] = file
+    facts = {**job.as_dict(), "files": list(names)}
+    return seal(key, _bundle(facts, names))
+
+
+def unpack_job(key: bytes, parcel: bytes, folder: Path) -> Job:
+    """The job of a parcel, its files written under folder (the job's new base)."""
+    facts = _unbundle(opened(key, parcel), folder)
+    job = Job.from_dict(facts)
+    job.files = [str(folder / name) for name in facts["files"]]
+    job.base = str(folder)
+    return job
+
+
+def pack_result(key: bytes, result: Result) -> bytes:
+    """A result as a sealed parcel, with the autograded folder and the feedback folder the
+    worker left (their paths travel as the parcel's names)."""
+    files = {}
+    if result.autograded and Path(result.autograded).is_dir():
+        files["autograded"] = Path(result.autograded)
+    if result.feedback and Path(result.feedback).is_file():
+        files["feedback"] = Path(result.feedback).parent
+    facts = result.as_dict()
+    facts["feedback_page"] = Path(result.feedback).name if "feedback" in files else None
+    return seal(key, _bundle(facts, files))
+
+
+def unpack_result(key: bytes, parcel: bytes, folder: Path) -> Result:
+    """The result of a parcel, its folders written under folder (where the recorder moves
+    them from); BrokenParcel when its seal does not hold."""
+    facts = _unbundle(opened(key, parcel), folder)
+    page = facts.pop("feedback_page", None)
+    result = Result.from_dict(facts)
+    autograded = folder / "autograded"
+    result.autograded = str(autograded) if autograded.is_dir() else None
+    result.feedback = str(folder / "feedback" / page) if page else None
+    return result
+
+
+def course_parcel(key: bytes, staging: Path, root: Path) -> bytes:
+    """The run's course as a sealed parcel: what a worker grades with (COURSE_PARTS of the
+    staging folder) and the course's hidden-case secret, at the same place in it."""
+    files = {part: staging / part for part in COURSE_PARTS if (staging / part).exists()}
+    secret = cases.secret_path(root)
+    cases.secret(secret)  # made now if this course never drew hidden cases
+    files[str(secret.relative_to(root))] = secret
+    return seal(key, _bundle({}, files))
+
+
+# --------------------------------------------------------------------------------------------
+# On each worker
+
+
+class GradingPlugin(WorkerPlugin):
+    """A Dask worker's part of one run: the course unpacked into the worker's own folder and
+    one `pool.Pool` (as many grading processes as the worker has threads, each with its warm
+    sandbox zygotes), fed by the run's tasks (`grade_on_worker`) until the run unregisters
+    the plugin or the worker ends."""
+
+    def __init__(self, name: str, pool_setup: dict, course: bytes, hard_limit: float):
+        self.name = name
+        self.pool_setup, self.course, self.hard_limit = pool_setup, course, hard_limit
+
+    def setup(self, worker) -> None:
+        key = bytes.fromhex(self.pool_setup["key"])
+        self.folder = Path(worker.local_directory) / self.name
+        course = self.folder / "course"
+        _unbundle(opened(key, self.course), course)
+        self.course = b""
+        setup = {**self.pool_setup, "staging": str(course), "root": str(course)}
+        self.pool = pool.Pool(setup, worker.state.nthreads)
+        self.inbox, self.stopped = queue.Queue(), threading.Event()
+        self.waiting: dict[int, Future] = {}
+        self.lock = threading.Lock()
+        args = (self.inbox, self._done, self.hard_limit, self.stopped)
+        self.thread = threading.Thread(target=self.pool.serve, args=args, daemon=True)
+        self.thread.start()
+
+    def _done(self, result: Result) -> None:
+        with self.lock:
+            future = self.waiting.pop(result.id, None)
+        if future is not None:
+            future.set_result(result)
+
+    def grade(self, parcel: bytes) -> bytes:
+        """One submission's parcel graded by this worker's pool: its result's parcel."""
+        key = bytes.fromhex(self.pool_setup["key"])
+        incoming = self.folder / "incoming" / uuid.uuid4().hex
+        job = unpack_job(key, parcel, incoming)
+        future: Future = Future()
+        with self.lock:
+            self.waiting[job.id] = future
+        self.inbox.put(job)
+        result = future.result()
+        try:
+            return pack_result(key, result)
+        finally:  # nothing of a graded submission stays on the worker
+            course = self.folder / "course"
+            for part in ("submitted", "autograded", "feedback"):
+                shutil.rmtree(course / part / job.student / job.lesson, ignore_errors=True)
+            shutil.rmtree(incoming, ignore_errors=True)
+
+    def teardown(self, worker) -> None:
+        self.stopped.set()
+        self.thread.join(10)
+        self.pool.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def grade_on_worker(parcel: bytes, plugin: str) -> bytes:
+    """The Dask task: one sealed submission graded by this worker's GradingPlugin `plugin`."""
+    from distributed import get_worker
+
+    return get_worker().plugins[plugin].grade(parcel)
+
+
+# --------------------------------------------------------------------------------------------
+# On the command's machine
+
+
+def check_where(where: str) -> str | None:
+    """What is wrong with a --cluster value, in one line (None: nothing)."""
+    if where.startswith(LOCAL):
+        count = where[len(LOCAL) :]
+        if not count.isdigit() or int(count) < 1:
+            return f"--cluster {where}: local:N needs a number of worker processes, e.g. local:2"
+        return None
+    if where.endswith(".json"):
+        return None if Path(where).is_file() else f"--cluster {where}: no such scheduler file"
+    if "://" in where or where.rpartition(":")[2].isdigit():
+        return None
+    return (
+        f"--cluster {where}: give a scheduler address (tcp://HOST:PORT), a scheduler file "
+        "(.json) or local:N"
+    )
+
+
+class ClusterGraders:
+    """The run's graders on a Dask cluster, with the local pool's interface (`size`, `run`,
+    `stop`, `close`). It connects (or starts local:N) in the background, beside the
+    command's own start; `run` sends the course to every worker, then the submissions, a
+    window at a time, and hands each result to on_result in this process as it arrives."""
+
+    WORKER_WAIT = 600  # seconds to wait for a first worker (a batch system may queue the job)
+
+    def __init__(self, where: str, setup: dict):
+        self.where, self.setup = where, setup
+        self.key = bytes.fromhex(setup["key"])
+        self.name = f"classroom-grading-{uuid.uuid4().hex[:12]}"
+        self._client = self._cluster = self._error = None
+        self._registered = False
+        self._starting = threading.Thread(target=self._connect, name="cluster", daemon=True)
+        self._starting.start()
+
+    def _connect(self) -> None:
+        import dask
+        from distributed import Client, LocalCluster
+
+        try:
+            dask.config.set({DAEMON_SETTING: False})
+            if self.where.startswith(LOCAL):
+                count = int(self.where[len(LOCAL) :])
+                self._cluster = LocalCluster(
+                    n_workers=count,
+                    threads_per_worker=max(1, (os.cpu_count() or 1) // count),
+                    processes=True,
+                    dashboard_address=None,
+                )
+                self._client = Client(self._cluster)
+            elif self.where.endswith(".json"):
+                self._client = Client(scheduler_file=self.where, timeout=60)
+            else:
+                self._client = Client(self.where, timeout=60)
+        except Exception as exc:  # noqa: BLE001 - said in one line where the client is used
+            self._error = exc
+
+    @property
+    def client(self):
+        """The connected client (waits for it); ClusterUnavailable in one line."""
+        self._starting.join()
+        if self._client is None:
+            first = str(self._error).splitlines()[0] if self._error else "no client"
+            raise ClusterUnavailable(f"the Dask cluster {self.where} is not reachable: {first}")
+        return self._client
+
+    @property
+    def size(self) -> int:
+        """Submissions graded at once: the threads of the cluster's workers (waits for a
+        first worker up to WORKER_WAIT seconds)."""
+        client = self.client
+        if not client.nthreads():
+            print(f"waiting for the Dask cluster's workers ({self.where})", flush=True)
+            try:
+                client.wait_for_workers(1, timeout=self.WORKER_WAIT)
+            except TimeoutError:
+                raise ClusterUnavailable(
+                    f"the Dask cluster {self.where} has no worker after {self.WORKER_WAIT} s"
+                ) from None
+        return sum(client.nthreads().values())
+
+    def run(self, jobs: list[Job], on_result, hard_limit: float, tick=None) -> None:
+        """Grade every job on the cluster; on_result(result) for each, in this process, once.
+        At most a window of submissions (four per worker thread) is in flight, so a class of
+        any size is never all in memory at once."""
+        from distributed import as_completed
+
+        client, staging = self.client, Path(self.setup["staging"])
+        course = course_parcel(self.key, staging, Path(self.setup["root"]))
+        kept = {k: v for k, v in self.setup.items() if k not in ("staging", "root")}
+        client.register_plugin(GradingPlugin(self.name, kept, course, hard_limit), name=self.name)
+        self._registered = True
+        waiting, flying, recorded = list(reversed(jobs)), {}, set()
+        arriving = as_completed()
+        window = 4 * max(1, self.size)
+
+        def send() -> None:
+            while waiting and len(flying) < window:
+                job = waiting.pop()
+                parcel = pack_job(self.key, job)
+                future = client.submit(
+                    grade_on_worker, parcel, self.name, key=f"{self.name}-{job.id}", pure=False
+                )
+                flying[future] = job
+                arriving.add(future)
+
+        send()
+        for future in arriving:
+            job = flying.pop(future)
+            result = self._result(future, job, staging / "arrived" / str(job.id))
+            if result.key not in recorded:  # once, whatever the cluster did
+                recorded.add(result.key)
+                on_result(result)
+            send()
+            if tick is not None:
+                tick()
+
+    def _result(self, future, job: Job, folder: Path) -> Result:
+        """The job's result from its finished task, or a failure saying in one line why
+        there is none (the cluster gave up on it, or its parcel did not open)."""
+        try:
+            parcel = future.result()
+        except Exception as exc:  # noqa: BLE001 - KilledWorker, or the worker's own error
+            first = (str(exc).splitlines() or [""])[0][:300]
+            return failure(job, NEEDS_HUMAN, f"the cluster could not grade it: {first}")
+        finally:
+            future.release()
+        try:
+            result = unpack_result(self.key, parcel, folder)
+        except (BrokenParcel, ValueError, tarfile.TarError):
+            why = "its result failed the grader's integrity check, so it was not recorded"
+            return failure(job, NEEDS_HUMAN, why)
+        if result.key != (job.lesson, job.student):
+            return failure(job, NEEDS_HUMAN, f"the cluster returned {result.key} for it")
+        return result
+
+    def stop(self) -> None:
+        """The workers' pools stopped (the plugin unregistered); the cluster stays."""
+        if self._registered:
+            self._registered = False
+            try:
+                self.client.unregister_worker_plugin(self.name)
+            except Exception as exc:  # noqa: BLE001 - a worker gone already: said, not raised
+                print(f"note: the cluster's workers did not all stop cleanly: {exc}")
+
+    def close(self) -> None:
+        """Stop, disconnect, and close the local cluster this run started (never another)."""
+        self._starting.join()
+        if self._client is not None:
+            self.stop()
+            self._client.close()
+        if self._cluster is not None:
+            self._cluster.close()

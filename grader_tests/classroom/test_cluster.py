@@ -1,0 +1,237 @@
+"""Grading on a Dask cluster (classroom/grading/cluster.py): the parcels that cross the
+network, the --cluster values, the demo class graded on a LocalCluster of two worker
+processes with the same scores and feedback as the local pool, and a worker killed in the
+middle of a run losing nothing and recording nothing twice."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tarfile
+import time
+from pathlib import Path
+
+import pytest
+
+from classroom.grading import cluster, state
+from classroom.grading.results import Grade, Job, Result
+from classroom.nbgrader_ext.notes import Note
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+LESSON = "01-world-as-text"
+KEY = bytes(range(32))
+
+
+# --------------------------------------------------------------------------------------------
+# Parcels
+
+
+def test_a_sealed_parcel_opens_only_whole_and_with_its_key():
+    parcel = cluster.seal(KEY, b"the body")
+    assert cluster.opened(KEY, parcel) == b"the body"
+    altered = parcel[:-1] + bytes([parcel[-1] ^ 1])
+    with pytest.raises(cluster.BrokenParcel):
+        cluster.opened(KEY, altered)
+    with pytest.raises(cluster.BrokenParcel):
+        cluster.opened(bytes(32), parcel)
+
+
+def test_a_job_travels_with_its_files_named_as_handed_in(tmp_path):
+    base = tmp_path / "submitted" / "ana" / LESSON
+    (base / "data").mkdir(parents=True)
+    (base / f"{LESSON}.ipynb").write_text('{"cells": []}')
+    (base / "data" / "points.csv").write_text("1,2\n")
+    outside = tmp_path / "elsewhere.txt"
+    outside.write_text("loose")
+    files = [base / f"{LESSON}.ipynb", base / "data" / "points.csv", outside]
+    job = Job("ana", LESSON, [str(f) for f in files], base=str(base), id=7, late=True)
+    job.note("renamed", "a note intake left")
+    arrived = cluster.unpack_job(KEY, cluster.pack_job(KEY, job), tmp_path / "worker")
+    assert (arrived.student, arrived.lesson, arrived.id, arrived.late) == ("ana", LESSON, 7, True)
+    assert [n.text for n in arrived.notes] == ["a note intake left"]
+    names = sorted(str(Path(f).relative_to(arrived.base)) for f in arrived.files)
+    assert names == ["01-world-as-text.ipynb", "data/points.csv", "elsewhere.txt"]
+    assert Path(arrived.base, "data", "points.csv").read_text() == "1,2\n"
+
+
+def test_a_result_travels_with_its_autograded_and_feedback_folders(tmp_path):
+    autograded = tmp_path / "autograded" / "ana" / LESSON
+    feedback = tmp_path / "feedback" / "ana" / LESSON
+    for folder in (autograded, feedback):
+        folder.mkdir(parents=True)
+    (autograded / f"{LESSON}.ipynb").write_text("graded")
+    (feedback / f"{LESSON}.html").write_text("<p>well done</p>")
+    (feedback / "timestamp.txt").write_text("2026-12-05 10:00:00")
+    result = Result(3, "ana", LESSON, grades=[Grade(LESSON, "test-a", 2.0, 3.0)])
+    result.notes.append(Note("late", "handed in late"))
+    result.autograded, result.feedback = str(autograded), str(feedback / f"{LESSON}.html")
+    back = cluster.unpack_result(KEY, cluster.pack_result(KEY, result), tmp_path / "arrived")
+    assert back.grades == result.grades and back.notes == result.notes
+    assert Path(back.autograded, f"{LESSON}.ipynb").read_text() == "graded"
+    assert Path(back.feedback).read_text() == "<p>well done</p>"
+    assert Path(back.feedback).with_name("timestamp.txt").is_file()
+
+
+def test_a_parcel_cannot_write_outside_its_folder(tmp_path):
+    """Even sealed with the right key, a tar entry climbing out of the folder is refused."""
+    buffer = io.BytesIO()
+    head = b"{}"
+    buffer.write(len(head).to_bytes(4, "big") + head)
+    with tarfile.open(fileobj=buffer, mode="w") as tar:
+        info = tarfile.TarInfo("../escaped.txt")
+        info.size = 3
+        tar.addfile(info, io.BytesIO(b"bad"))
+    parcel = cluster.seal(KEY, buffer.getvalue())
+    with pytest.raises(tarfile.TarError):
+        cluster.unpack_result(KEY, parcel, tmp_path / "arrived")
+    assert not (tmp_path / "escaped.txt").exists()
+
+
+@pytest.mark.parametrize(
+    ("where", "fine"),
+    [
+        ("local:2", True),
+        ("tcp://10.0.0.5:8786", True),
+        ("scheduler:8786", True),
+        ("local:0", False),
+        ("local:two", False),
+        ("missing-scheduler.json", False),
+        ("a-cluster", False),
+    ],
+)
+def test_cluster_values_are_checked_in_one_line(where, fine):
+    problem = cluster.check_where(where)
+    assert (problem is None) == fine, problem
+    if problem:
+        assert "\n" not in problem and where in problem
+
+
+# --------------------------------------------------------------------------------------------
+# The demo class on a LocalCluster
+
+
+def run_grade(root: Path, *args: str) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "classroom.grade", "--root", str(root), "--quiet", *args]
+    return subprocess.run(
+        command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=600, check=False
+    )
+
+
+def rows(folder: Path) -> list[dict]:
+    with open(folder / "grades.csv", newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def page_text(path: Path) -> str:
+    """A feedback page's visible text, the ids each page draws at random (widgets) removed."""
+    text = html.unescape(re.sub(r"<[^>]+>", "", path.read_text(encoding="utf-8")))
+    text = re.sub(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", "ID", text)
+    text = re.sub(r'"model_id": "[0-9a-f]+"', "ID", text)
+    return " ".join(text.split())  # the layout's blank lines are not what a reader sees
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    """A course directory with lesson 01's source and release."""
+    root = tmp_path_factory.mktemp("cluster") / "course"
+    root.mkdir()
+    shutil.copyfile(REPO_ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
+    for step in ("source", "release"):
+        shutil.copytree(REPO_ROOT / step / LESSON, root / step / LESSON)
+    return root
+
+
+def graded_demo(root: Path, *args: str) -> tuple[list[dict], dict[str, str]]:
+    run = run_grade(root, "--demo", LESSON, *args)
+    assert run.returncode == 0, run.stderr[-3000:]
+    out = root / ".grading" / "demo"
+    pages = {p.parent.parent.name: page_text(p) for p in out.glob(f"feedback/*/*/{LESSON}.html")}
+    return rows(out), pages
+
+
+@pytest.mark.timeout(600)
+def test_the_demo_class_grades_the_same_on_two_dask_workers(course):
+    local_rows, local_pages = graded_demo(course)
+    cluster_rows, cluster_pages = graded_demo(course, "--cluster", "local:2")
+    kept = ("student_id", "assignment", "raw_score", "score", "status")
+    assert [{k: r[k] for k in kept} for r in cluster_rows] == [
+        {k: r[k] for k in kept} for r in local_rows
+    ]
+    assert {r["student_id"] for r in local_rows} >= {"complete", "blank", "partial"}
+    assert sorted(cluster_pages) == sorted(local_pages) and local_pages
+    for student, text in local_pages.items():
+        assert cluster_pages[student] == text, f"{student}'s feedback differs"
+
+
+# --------------------------------------------------------------------------------------------
+# A worker killed in the middle
+
+
+def class_of(course: Path, count: int) -> Path:
+    """A submitted/ tree of `count` students handing in the demo's complete or partial
+    notebook (the demo class must have been graded in `course`)."""
+    demo = course / ".grading" / "demo" / "submitted"
+    tree = course / "big-class"
+    shutil.rmtree(tree, ignore_errors=True)
+    for number in range(count):
+        model = "complete" if number % 2 else "partial"
+        shutil.copytree(demo / model / LESSON, tree / f"s{number:02d}" / LESSON)
+    return tree
+
+
+def kill_a_busy_worker(client, grading: subprocess.Popen) -> str:
+    """SIGKILL a worker process once it has been grading a submission for a second, while
+    the command still runs; the worker's address."""
+    pids = client.run(os.getpid)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        busy = [address for address, keys in client.processing().items() if keys]
+        if busy and grading.poll() is None:
+            time.sleep(1.0)
+            os.kill(pids[busy[0]], signal.SIGKILL)
+            return busy[0]
+        time.sleep(0.1)
+    raise AssertionError("no worker was ever busy grading")
+
+
+@pytest.mark.timeout(900)
+def test_a_worker_killed_mid_run_loses_nothing_and_records_once(course):
+    import dask
+    from distributed import Client, LocalCluster
+
+    if not (course / ".grading" / "demo" / "submitted").is_dir():
+        graded_demo(course)
+    tree, count = class_of(course, 14), 14
+    with dask.config.set({cluster.DAEMON_SETTING: False}):
+        with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as local:
+            with Client(local) as client:
+                command = [
+                    sys.executable, "-m", "classroom.grade", "--root", str(course), "--quiet",
+                    "--submitted", str(tree), LESSON, "--cluster", local.scheduler_address,
+                ]  # fmt: skip
+                grading = subprocess.Popen(
+                    command, cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                    text=True,
+                )  # fmt: skip
+                killed = kill_a_busy_worker(client, grading)
+                out, err = grading.communicate(timeout=600)
+    assert killed and grading.returncode == 0, err[-3000:]
+    graded = [r for r in rows(course) if r["assignment"] == LESSON]
+    students = sorted(r["student_id"] for r in graded)
+    assert students == [f"s{n:02d}" for n in range(count)], "a student lost or recorded twice"
+    journal = state.Journal(course, state.course_key(course)).path.read_text().splitlines()
+    entries = [json.loads(line)["result"] for line in journal]
+    recorded = sorted(e["student"] for e in entries if e["lesson"] == LESSON)
+    assert recorded == students, "the journal has a student recorded twice, or none"
+    for row in graded:
+        full = row["student_id"] in {f"s{n:02d}" for n in range(1, count, 2)}
+        assert row["status"] == "graded", row
+        assert (float(row["score"]) == float(row["max_score"])) == full, row
