@@ -70,6 +70,7 @@ class RunFacts:
     course: str = ""
     lessons: list[str] = field(default_factory=list)
     workers: int | None = None
+    graded_on: str = "this machine"  # or "the Dask cluster <where>"
     cell_timeout: int | None = None  # seconds
     notebook_timeout: int | None = None  # seconds
     sandbox: str = "unknown"  # "on: ..." or "OFF (--unsandboxed): ..."

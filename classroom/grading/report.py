@@ -128,7 +128,7 @@ def _header(results: list[Result], facts: RunFacts) -> list[str]:
         f"course: {facts.course}   finished: {time.strftime('%Y-%m-%d %H:%M:%S')}",
         f"lessons: {', '.join(facts.lessons) or '(none)'}",
         f"input: {facts.input}",
-        f"workers: {facts.workers}   limits: {facts.cell_timeout} s per "
+        f"workers: {facts.workers} on {facts.graded_on}   limits: {facts.cell_timeout} s per "
         f"cell, {facts.notebook_timeout} s per notebook",
         f"outcome: {len(results)} submissions: "
         + ", ".join(f"{n} {status}" for status, n in counts.items() if n)

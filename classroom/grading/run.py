@@ -257,6 +257,7 @@ def _described(facts: RunFacts, plan: GradingPlan, config, lessons, workers, cel
         course=config.CourseDirectory.course_id,
         lessons=lessons,
         workers=workers,
+        graded_on=f"the Dask cluster {plan.cluster}" if plan.cluster else "this machine",
         cell_timeout=cell_timeout,
         notebook_timeout=plan.notebook_timeout,
         sandbox="on: each kernel and each answer process in its own bubblewrap sandbox"

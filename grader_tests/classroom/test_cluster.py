@@ -161,6 +161,8 @@ def graded_demo(root: Path, *args: str) -> tuple[list[dict], dict[str, str]]:
 def test_the_demo_class_grades_the_same_on_two_dask_workers(course):
     local_rows, local_pages = graded_demo(course)
     cluster_rows, cluster_pages = graded_demo(course, "--cluster", "local:2")
+    report = (course / ".grading" / "demo" / "grading_report.txt").read_text()
+    assert "workers: 2 on the Dask cluster local:2" in report
     kept = ("student_id", "assignment", "raw_score", "score", "status")
     assert [{k: r[k] for k in kept} for r in cluster_rows] == [
         {k: r[k] for k in kept} for r in local_rows
