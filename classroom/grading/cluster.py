@@ -173,6 +173,15 @@ class GradingPlugin(WorkerPlugin):
         self.pool_setup, self.course, self.hard_limit = pool_setup, course, hard_limit
 
     def setup(self, worker) -> None:
+        """Unpack the course and start the pool; on a worker where the sandbox cannot
+        start, raise (the run then stops, saying which worker and why)."""
+        if self.pool_setup.get("sandboxed", True):
+            from classroom.isolation import sandbox
+
+            try:
+                sandbox.require()
+            except sandbox.SandboxUnavailable as exc:
+                raise RuntimeError(f"worker {worker.address}: {exc}") from None
         key = bytes.fromhex(self.pool_setup["key"])
         self.folder = Path(worker.local_directory) / self.name
         course = self.folder / "course"
@@ -229,6 +238,11 @@ def grade_on_worker(parcel: bytes, plugin: str) -> bytes:
 # On the command's machine
 
 
+def one_line(exc: BaseException) -> str:
+    """An exception's first line, at most 300 characters."""
+    return ((str(exc).strip().splitlines() or [type(exc).__name__])[0])[:300]
+
+
 def check_where(where: str) -> str | None:
     """What is wrong with a --cluster value, in one line (None: nothing)."""
     if where.startswith(LOCAL):
@@ -279,9 +293,9 @@ class ClusterGraders:
                 )
                 self._client = Client(self._cluster)
             elif self.where.endswith(".json"):
-                self._client = Client(scheduler_file=self.where, timeout=60)
-            else:
-                self._client = Client(self.where, timeout=60)
+                self._client = Client(scheduler_file=self.where)
+            else:  # both wait distributed.comm.timeouts.connect (30 s) for the scheduler
+                self._client = Client(self.where)
         except Exception as exc:  # noqa: BLE001 - said in one line where the client is used
             self._error = exc
 
@@ -290,8 +304,8 @@ class ClusterGraders:
         """The connected client (waits for it); ClusterUnavailable in one line."""
         self._starting.join()
         if self._client is None:
-            first = str(self._error).splitlines()[0] if self._error else "no client"
-            raise ClusterUnavailable(f"the Dask cluster {self.where} is not reachable: {first}")
+            why = one_line(self._error) if self._error else "no client"
+            raise ClusterUnavailable(f"the Dask cluster {self.where} is not reachable: {why}")
         return self._client
 
     @property
@@ -318,8 +332,12 @@ class ClusterGraders:
         client, staging = self.client, Path(self.setup["staging"])
         course = course_parcel(self.key, staging, Path(self.setup["root"]))
         kept = {k: v for k, v in self.setup.items() if k not in ("staging", "root")}
-        client.register_plugin(GradingPlugin(self.name, kept, course, hard_limit), name=self.name)
+        plugin = GradingPlugin(self.name, kept, course, hard_limit)
         self._registered = True
+        try:
+            client.register_plugin(plugin, name=self.name)
+        except Exception as exc:  # noqa: BLE001 - a worker that cannot grade stops the run
+            raise ClusterUnavailable(f"a Dask worker cannot grade: {one_line(exc)}") from None
         waiting, flying, recorded = list(reversed(jobs)), {}, set()
         arriving = as_completed()
         window = 4 * max(1, self.size)
@@ -351,8 +369,7 @@ class ClusterGraders:
         try:
             parcel = future.result()
         except Exception as exc:  # noqa: BLE001 - KilledWorker, or the worker's own error
-            first = (str(exc).splitlines() or [""])[0][:300]
-            return failure(job, NEEDS_HUMAN, f"the cluster could not grade it: {first}")
+            return failure(job, NEEDS_HUMAN, f"the cluster could not grade it: {one_line(exc)}")
         finally:
             future.release()
         try:

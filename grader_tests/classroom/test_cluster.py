@@ -173,6 +173,28 @@ def test_the_demo_class_grades_the_same_on_two_dask_workers(course):
         assert cluster_pages[student] == text, f"{student}'s feedback differs"
 
 
+@pytest.mark.timeout(120)
+def test_an_unreachable_cluster_is_said_in_one_line(course, tmp_path):
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [
+        sys.executable, "-m", "classroom.grade", "--root", str(course), "--quiet",
+        "--submitted", str(tmp_path), LESSON, "--cluster", f"tcp://127.0.0.1:{port}",
+    ]  # fmt: skip
+    environment = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "3s"}
+    (tmp_path / "ana" / LESSON).mkdir(parents=True)
+    run = subprocess.run(
+        command, cwd=REPO_ROOT, capture_output=True, text=True, env=environment, timeout=100
+    )
+    errors = [line for line in run.stderr.splitlines() if line.startswith("error:")]
+    assert run.returncode == 1 and len(errors) == 1, run.stderr[-2000:]
+    assert f"the Dask cluster tcp://127.0.0.1:{port} is not reachable" in errors[0]
+    assert "Traceback" not in run.stderr
+
+
 # --------------------------------------------------------------------------------------------
 # A worker killed in the middle
 
