@@ -292,6 +292,12 @@ def _ready(plan: GradingPlan) -> int:
                 from classroom import demo
 
                 run.check_lessons(plan.lessons, known)  # before the demo reads them
+                unbuilt = sorted(set(plan.lessons) - set(demo.demo_lessons(plan.root)))
+                if unbuilt:
+                    raise GradeError(
+                        f"the demo class is made from each lesson's release, and "
+                        f"{', '.join(unbuilt)} has none in release/: run `make build` first"
+                    )
                 demo.prepare(plan.root, list(plan.lessons))
             run.check_input(plan, known)
         except GradeError as exc:

@@ -501,3 +501,14 @@ def test_progress_line_counts_and_time_left():
     lines = stream.getvalue().splitlines()
     assert "1/4" in lines[0] and "left" in lines[0]
     assert "4/4 (1 not graded)" in lines[-1] and lines[-1].endswith("done")
+
+
+@pytest.mark.timeout(60)
+def test_demo_of_an_unbuilt_lesson_says_so_in_one_line(tmp_path):
+    root = course_root(tmp_path / "course", [LESSON])  # source only: no release/
+    run = run_grade(root, "--demo", LESSON)
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr[-2000:]
+    assert run.stderr.strip().splitlines() == [
+        f"error: the demo class is made from each lesson's release, and {LESSON} has none "
+        "in release/: run `make build` first"
+    ]
