@@ -25,10 +25,12 @@ whatever happens (`ClusterGraders.run` keeps the keys it has recorded).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import io
 import json
+import multiprocessing
 import os
 import queue
 import shutil
@@ -182,6 +184,11 @@ class GradingPlugin(WorkerPlugin):
                 sandbox.require()
             except sandbox.SandboxUnavailable as exc:
                 raise RuntimeError(f"worker {worker.address}: {exc}") from None
+        if multiprocessing.current_process().daemon:
+            raise RuntimeError(
+                f"worker {worker.address} is a daemonic process, which cannot start grading "
+                "processes: start the workers with DASK_DISTRIBUTED__WORKER__DAEMON=False"
+            )
         key = bytes.fromhex(self.pool_setup["key"])
         self.folder = Path(worker.local_directory) / self.name
         course = self.folder / "course"
@@ -192,9 +199,20 @@ class GradingPlugin(WorkerPlugin):
         self.inbox, self.stopped = queue.Queue(), threading.Event()
         self.waiting: dict[int, Future] = {}
         self.lock = threading.Lock()
-        args = (self.inbox, self._done, self.hard_limit, self.stopped)
-        self.thread = threading.Thread(target=self.pool.serve, args=args, daemon=True)
+        self.broken: BaseException | None = None
+        self.thread = threading.Thread(target=self._serve, name="grading-pool", daemon=True)
         self.thread.start()
+
+    def _serve(self) -> None:
+        """The pool's loop; should it fail (its processes could not start), every waiting
+        submission and every later one fails with that reason rather than wait for ever."""
+        try:
+            self.pool.serve(self.inbox, self._done, self.hard_limit, self.stopped)
+        except BaseException as exc:  # noqa: BLE001 - handed to the tasks
+            with self.lock:
+                self.broken, waiting, self.waiting = exc, self.waiting, {}
+            for future in waiting.values():
+                future.set_exception(exc)
 
     def _done(self, result: Result) -> None:
         with self.lock:
@@ -209,6 +227,8 @@ class GradingPlugin(WorkerPlugin):
         job = unpack_job(key, parcel, incoming)
         future: Future = Future()
         with self.lock:
+            if self.broken is not None:
+                raise RuntimeError(f"this worker's grading pool stopped: {self.broken}")
             self.waiting[job.id] = future
         self.inbox.put(job)
         result = future.result()
@@ -333,11 +353,16 @@ class ClusterGraders:
         course = course_parcel(self.key, staging, Path(self.setup["root"]))
         kept = {k: v for k, v in self.setup.items() if k not in ("staging", "root")}
         plugin = GradingPlugin(self.name, kept, course, hard_limit)
-        self._registered = True
         try:
             client.register_plugin(plugin, name=self.name)
         except Exception as exc:  # noqa: BLE001 - a worker that cannot grade stops the run
-            raise ClusterUnavailable(f"a Dask worker cannot grade: {one_line(exc)}") from None
+            with contextlib.suppress(Exception):  # the workers that took it let it go
+                client.unregister_worker_plugin(self.name)
+            why = one_line(exc)
+            if "No module named 'classroom'" in why:
+                why += ": start the workers in the course directory, or with PYTHONPATH set to it"
+            raise ClusterUnavailable(f"a Dask worker cannot grade: {why}") from None
+        self._registered = True
         waiting, flying, recorded = list(reversed(jobs)), {}, set()
         arriving = as_completed()
         window = 4 * max(1, self.size)

@@ -195,6 +195,27 @@ def test_an_unreachable_cluster_is_said_in_one_line(course, tmp_path):
     assert "Traceback" not in run.stderr
 
 
+@pytest.mark.timeout(300)
+def test_daemonic_workers_are_refused_in_one_line(course, tmp_path):
+    """Dask's default workers are daemonic processes, which cannot start the grading
+    processes: the run stops at once and says how to start them."""
+    from distributed import LocalCluster
+
+    (tmp_path / "ana" / LESSON).mkdir(parents=True)
+    shutil.copyfile(
+        course / "release" / LESSON / f"{LESSON}.ipynb", tmp_path / "ana" / LESSON / "a.ipynb"
+    )
+    with LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None) as local:
+        command = [
+            sys.executable, "-m", "classroom.grade", "--root", str(course), "--quiet",
+            "--submitted", str(tmp_path), LESSON, "--cluster", local.scheduler_address,
+        ]  # fmt: skip
+        run = subprocess.run(command, cwd=REPO_ROOT, capture_output=True, text=True, timeout=250)
+    errors = [line for line in run.stderr.splitlines() if line.startswith("error:")]
+    assert run.returncode == 1 and len(errors) == 1, run.stderr[-2000:]
+    assert "DASK_DISTRIBUTED__WORKER__DAEMON=False" in errors[0]
+
+
 # --------------------------------------------------------------------------------------------
 # A worker killed in the middle
 
