@@ -1,28 +1,42 @@
-"""Benchmark: grading a synthetic class four ways, in one run (not a pytest test), and where a
+"""Benchmark: grading a synthetic class seven ways, in one run (not a pytest test), and where a
 notebook's time goes, lesson by lesson.
 
     .venv/bin/python grader_tests/support/bench_grading.py            # 40 submissions of lesson 01
     .venv/bin/python grader_tests/support/bench_grading.py --submissions 60 --rounds 2
     .venv/bin/python grader_tests/support/bench_grading.py --sandbox-cost --submissions 30
-    .venv/bin/python grader_tests/support/bench_grading.py --class-cost 20   # 300 x 6 lessons
+    .venv/bin/python grader_tests/support/bench_grading.py --class-cost 20 --no-ways  # lessons
+    .venv/bin/python grader_tests/support/bench_grading.py --submissions 20 --no-breakdown \
+        --class-cost 10                                      # the README's Speed section
 
 The class: half complete, a fifth blank, the rest the lesson's typical mistakes
 (grader_tests/mistakes/<lesson>/), each a real notebook handed in as submitted/<s>/<lesson>/.
 
-1. plain `nbgrader autograde <lesson>` with cold kernels (`--GuardedExecute.warm=False
-   --DecideVerdicts.warm=False`: nbgrader as issue 17 measured it), one submission after
-   another; and again with this configuration's defaults (warm kernels), for comparison;
-2. plain nbclient: the notebooks nbgrader graded (hidden tests in), outputs cleared, executed
+1. stock nbgrader, what an instructor would otherwise run: the course folder's
+   nbgrader_config.py replaced (after the release is generated) by a stock one, the course id
+   and root only, so nbgrader's own chains, no sandbox, none of this course's preprocessors;
+   `nbgrader autograde <lesson>` then `nbgrader generate_feedback <lesson>`, timed as one.
+   This course's tests refuse to be decided in the learner's kernel (each raises
+   GradedElsewhere, in one line), so stock nbgrader scores them 0 and its time has no test
+   work in it: its scores are not compared, and the run says so;
+2. plain `nbgrader autograde <lesson>` with this course's configuration and cold kernels
+   (`--GuardedExecute.warm=False --DecideVerdicts.warm=False`: nbgrader as issue 17 measured
+   it), one submission after another; and again with the configuration's defaults (warm
+   kernels), for comparison;
+3. plain nbclient: the notebooks nbgrader graded (hidden tests in), outputs cleared, executed
    one after another with nbclient and nothing else, unsandboxed, cold kernels;
-3. `python -m classroom.grade --workers 1`;
-4. `python -m classroom.grade` with all cores.
+4. `python -m classroom.grade --workers 1`;
+5. `python -m classroom.grade` with all cores;
+6. `python -m classroom.grade --cluster local:2`: the Dask route, on a LocalCluster of two
+   worker processes started by the command (their start is in its time).
 
-Every way but 2 runs sandboxed. Each starts from a fresh course directory with the lesson
+Ways 2, 4, 5 and 6 run sandboxed. Each starts from a fresh course directory with the lesson
 generated (as it is once released; not timed); times are wall-clock seconds of the whole
 command, start-up included. With --rounds R the ways run R times (every other round in
 reverse order) and each way's best time is kept, which evens out other load on the machine.
-It prints seconds per submission, submissions per minute, the ratios issue 17 asks for, and
-checks that every way gives every student the same score.
+It prints seconds per submission, submissions per minute, the ratios issue 17 asks for,
+checks that every way but stock nbgrader gives every student the same score, and prints the
+recorder's cost a result (grader_tests/support/recorder_cost.py, one line instead when that
+module is not there).
 
 The breakdown (`--breakdown`, on by default; `--lessons` picks them) runs one complete
 notebook of each lesson through GuardedExecute, sandboxed, cold and then warm (the first warm
@@ -32,9 +46,11 @@ grader runs), tests (in the kernel, as plain nbgrader runs them), the answer pro
 verdicts (DecideVerdicts deciding the tests as the grader does: where a check's functions
 cross the boundary, this is what the tests cost), and each cell over 0.3 s.
 
-`--class-cost N` grades N and 2 submissions of every lesson with the command and all workers:
-the difference is what a submission costs, the small run what a run costs, multiplied out to
-300 learners x the lessons here and, as arithmetic, on 32 cores.
+`--class-cost N` (after the ways; alone with `--no-ways`) grades N and 2 submissions of every
+lesson with the command and all workers: the difference is what a submission costs, the small
+run what a run costs, multiplied out to 300 learners x the lessons here and, as arithmetic,
+on 32 cores, and to 10,000 learners x 9 lessons on 8 machines of 32 cores (the lessons' mean
+core-seconds a submission, every core busy; beside it the one recorder's share).
 """
 
 from __future__ import annotations
@@ -109,6 +125,54 @@ def run_nbgrader(folder: Path, lesson: str, students: dict, options=()) -> tuple
     return seconds, totals(course, lesson), course
 
 
+STOCK_CONFIG = """c = get_config()  # noqa: F821
+c.CourseDirectory.course_id = {course_id!r}
+c.CourseDirectory.root = {root!r}
+"""
+
+
+def run_stock_nbgrader(
+    folder: Path, lesson: str, students: dict
+) -> tuple[float, dict, tuple[int, int]]:
+    """Seconds of stock nbgrader over the class: `nbgrader autograde lesson` then `nbgrader
+    generate_feedback lesson`, in a course whose nbgrader_config.py is replaced (after the
+    release is generated as today) by a stock one: the course id and root, nbgrader's own
+    chains, no sandbox, none of this course's preprocessors. The scores, and
+    `refused_tests` (what the lesson's tests did in the learner's kernel there)."""
+    course = fresh_course(folder, lesson, students)
+    from classroom import build
+
+    course_id = build.load_nbgrader_config(course).CourseDirectory.course_id
+    config = STOCK_CONFIG.format(course_id=course_id, root=str(course.resolve()))
+    (course / "nbgrader_config.py").write_text(config, encoding="utf-8")
+    limit = 120 + 60 * len(students)
+    start = time.perf_counter()
+    graded = harness.run_nbgrader(course, ["autograde", lesson, "--force"], timeout=limit)
+    feedback = harness.run_nbgrader(course, ["generate_feedback", lesson, "--force"], timeout=limit)
+    seconds = time.perf_counter() - start
+    for run in (graded, feedback):
+        if run.returncode != 0:
+            print(run.log[-3000:])
+    print(
+        f"    stock: autograde {graded.seconds:.1f} s, generate_feedback {feedback.seconds:.1f} s"
+    )
+    return seconds, totals(course, lesson), refused_tests(course, lesson)
+
+
+def refused_tests(course: Path, lesson: str) -> tuple[int, int]:
+    """(test cells whose output is the lesson's GradedElsewhere refusal, test cells) over the
+    autograded notebooks of lesson: what the tests did in stock nbgrader's kernel."""
+    refused = tests = 0
+    for path in sorted((course / "autograded").glob(f"*/{lesson}/{lesson}.ipynb")):
+        for cell in notebooks.read(path).cells:
+            if cell.cell_type != "code" or not cell.metadata.get("nbgrader", {}).get("grade"):
+                continue
+            tests += 1
+            names = {output.get("ename") for output in cell.get("outputs", [])}
+            refused += "GradedElsewhere" in names
+    return refused, tests
+
+
 def run_nbclient(course: Path, lesson: str) -> float:
     """Execute nbgrader's autograded notebooks again with nbclient alone, one by one."""
     import nbclient
@@ -145,10 +209,11 @@ COLD_CONFIG = "\nc.GuardedExecute.warm = False\nc.DecideVerdicts.warm = False\n"
 
 
 def run_command(
-    folder: Path, lesson: str, students: dict, workers: int, options=(), config: str = ""
+    folder: Path, lesson: str, students: dict, workers: int | None, options=(), config: str = ""
 ) -> tuple[float, dict]:
-    """Seconds of the grading command (with options; `config` appended to the course's
-    nbgrader_config.py) over the class, and the scores."""
+    """Seconds of the grading command (with `--workers workers`, none when None, as
+    `--cluster` wants; with options; `config` appended to the course's nbgrader_config.py)
+    over the class, and the scores."""
     course = fresh_course(folder, lesson, students)
     if config:
         with open(course / "nbgrader_config.py", "a", encoding="utf-8") as handle:
@@ -160,8 +225,7 @@ def run_command(
         lesson,
         "--root",
         str(course),
-        "--workers",
-        str(workers),
+        *(["--workers", str(workers)] if workers else []),
         "--quiet",
         *options,
     ]
@@ -375,58 +439,72 @@ def print_breakdown(found: dict) -> None:
 # The four ways
 
 
-WAYS = ("nbgrader", "nbgrader-warm", "nbclient", "one", "all")
+WAYS = ("stock", "nbgrader", "nbgrader-warm", "nbclient", "one", "all", "cluster")
+CLUSTER = "local:2"  # the command on a Dask LocalCluster of two worker processes
 
 
-def run_ways(args, students: dict, workers: int, base: Path) -> tuple[dict, dict]:
-    """({way: [seconds per round]}, {way: scores}) over args.rounds rounds."""
+def run_way(way: str, args, students: dict, workers: int, folder: Path, found: dict) -> float:
+    """Seconds of one way over the class; its scores go in found["scores"][way] (the stock
+    way's refused tests in found["refused"], the cold nbgrader course in found["graded"],
+    which the nbclient way runs again)."""
+    lesson, scores = args.lesson, found["scores"]
+    if way == "stock":
+        seconds, scores[way], found["refused"] = run_stock_nbgrader(
+            folder / "stock", lesson, students
+        )
+    elif way in ("nbgrader", "nbgrader-warm"):
+        options = COLD if way == "nbgrader" else ()
+        seconds, scores[way], course = run_nbgrader(folder / way, lesson, students, options)
+        if way == "nbgrader":
+            found["graded"] = course
+    elif way == "nbclient":
+        seconds = run_nbclient(found["graded"], lesson)
+    elif way == "cluster":
+        options = ("--cluster", CLUSTER)
+        seconds, scores[way] = run_command(folder / "cluster", lesson, students, None, options)
+    else:
+        count = 1 if way == "one" else workers
+        seconds, scores[way] = run_command(folder / f"{way}-workers", lesson, students, count)
+    return seconds
+
+
+def run_ways(args, students: dict, workers: int, base: Path) -> tuple[dict, dict, tuple]:
+    """({way: [seconds per round]}, {way: scores}, the stock way's (refused tests, tests))
+    over args.rounds rounds, every other round in reverse order (nbclient always after cold
+    nbgrader, whose graded notebooks it runs)."""
     times: dict[str, list[float]] = {way: [] for way in WAYS}
-    scores: dict[str, dict] = {}
-    graded = None
+    found: dict = {"scores": {}, "refused": (0, 0), "graded": None}
     for number in range(args.rounds):
-        order = list(WAYS) if number % 2 == 0 else ["all", "one", "nbgrader-warm", "nbgrader"]
+        order = [way for way in WAYS if way != "nbclient"]
         if number % 2:
-            order.append("nbclient")  # it runs the notebooks nbgrader graded
+            order.reverse()
+        order.insert(order.index("nbgrader") + 1, "nbclient")
         for way in order:
-            folder = base / f"round{number}"
-            if way == "nbgrader":
-                seconds, scores[way], graded = run_nbgrader(
-                    folder / "nbgrader", args.lesson, students, COLD
-                )
-            elif way == "nbgrader-warm":
-                seconds, scores[way], _ = run_nbgrader(
-                    folder / "nbgrader-warm", args.lesson, students
-                )
-            elif way == "nbclient":
-                seconds = run_nbclient(graded, args.lesson)
-            elif way == "one":
-                seconds, scores[way] = run_command(folder / "one-worker", args.lesson, students, 1)
-            else:
-                seconds, scores[way] = run_command(
-                    folder / "all-workers", args.lesson, students, workers
-                )
+            seconds = run_way(way, args, students, workers, base / f"round{number}", found)
             times[way].append(seconds)
             print(f"  round {number + 1}: {way}: {seconds:.1f} s", flush=True)
-    return times, scores
+    return times, found["scores"], found["refused"]
 
 
 def print_ways(times: dict, n: int, workers: int) -> dict:
     """The table of the ways; {way: best seconds}."""
     best = {way: min(seconds) for way, seconds in times.items()}
     names = {
+        "stock": "stock nbgrader (+ feedback), no box",
         "nbgrader": "nbgrader autograde, cold kernels",
         "nbgrader-warm": "nbgrader autograde, warm kernels",
         "nbclient": "nbclient only, cold, unsandboxed",
         "one": "grade command, 1 worker",
         "all": f"grade command, {workers} workers",
+        "cluster": f"grade command, --cluster {CLUSTER}",
     }
     base = best["nbgrader"]
     print()
-    print(f"{'way':<34} {'total s':>8} {'s/submission':>13} {'subs/min':>9} {'vs nbgrader':>12}")
+    print(f"{'way':<36} {'total s':>8} {'s/submission':>13} {'subs/min':>9} {'vs nbgrader':>12}")
     for way, name in names.items():
         seconds = best[way]
         print(
-            f"{name:<34} {seconds:8.1f} {seconds / n:13.2f} {60 * n / seconds:9.1f} "
+            f"{name:<36} {seconds:8.1f} {seconds / n:13.2f} {60 * n / seconds:9.1f} "
             f"{base / seconds:11.2f}x"
         )
     return best
@@ -496,9 +574,10 @@ def class_cost(lessons: list[str], count: int, workers: int, base: Path) -> dict
     return found
 
 
-def print_class_cost(found: dict, workers: int, learners: int = 300, cores: int = 32) -> None:
+def print_class_cost(found: dict, workers: int, learners: int = 300, cores: int = 32) -> float:
     """A class of `learners` x the lessons: measured here per submission, multiplied out; on
-    `cores` cores, the same core-seconds a submission (the cores busy) spread over them."""
+    `cores` cores, the same core-seconds a submission (the cores busy) spread over them.
+    Returns the core-seconds a submission, the lessons' mean."""
     per_learner = sum(seconds for seconds, _ in found.values())  # wall, `workers` workers
     per_run = sum(run for _, run in found.values())
     here = learners * per_learner + per_run
@@ -514,9 +593,29 @@ def print_class_cost(found: dict, workers: int, learners: int = 300, cores: int 
         f"({workers} workers); about {there / 60:.1f} min on {cores} cores (arithmetic: the "
         "same core-seconds a submission, the cores kept busy)"
     )
+    return core_seconds / len(found)
 
 
-def main(argv=None) -> int:
+def print_large_course(per_submission: float, recorder_ms: float | None) -> None:
+    """Arithmetic, not a measurement: 10,000 learners x 9 lessons on 8 machines of 32 cores,
+    from `per_submission` core-seconds (measured here) with every core kept busy, and the
+    one recorder's share (`recorder_ms` a result, measured here), which runs beside them."""
+    learners, lessons, machines, cores = 10_000, 9, 8, 32
+    submissions = learners * lessons
+    grading = submissions * per_submission / (machines * cores)
+    print(
+        f"arithmetic: {learners:,} learners x {lessons} lessons = {submissions:,} submissions "
+        f"x {per_submission:.2f} core-s / ({machines} x {cores} cores) = {grading / 60:.1f} min"
+    )
+    if recorder_ms is not None:
+        recording = submissions * recorder_ms / 1000
+        print(
+            f"  the one recorder beside it: {submissions:,} x {recorder_ms:.1f} ms = "
+            f"{recording / 60:.1f} min (the run takes at least the larger of the two)"
+        )
+
+
+def parse(argv) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lesson", default="01-world-as-text")
     parser.add_argument("--submissions", type=int, default=40)
@@ -534,10 +633,15 @@ def main(argv=None) -> int:
         type=int,
         default=0,
         metavar="N",
-        help="only: the command on N and on 2 submissions of every lesson, multiplied out to "
-        "300 learners",
+        help="also (after the ways; alone with --no-ways): the command on N and on 2 "
+        "submissions of every lesson, multiplied out to 300 learners and to 10,000 x 9 "
+        "lessons on 8 x 32 cores",
     )
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    args = parse(argv)
     from classroom.grade import default_workers
 
     workers = args.workers or default_workers()
@@ -549,10 +653,6 @@ def main(argv=None) -> int:
     base.mkdir(parents=True, exist_ok=True)
     print(f"{n} submissions of {args.lesson}; {default_workers()} cores; work in {base}")
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    if args.class_cost:
-        lessons = args.lessons or notebooks.discover_lessons(REPO_ROOT)
-        print_class_cost(class_cost(lessons, args.class_cost, workers, base), workers)
-        return 0
     if args.sandbox_cost:
         agree = sandbox_cost(args, students, workers, base)
         print(f"scores agree between the ways: {'yes' if agree else 'NO'}")
@@ -564,22 +664,55 @@ def main(argv=None) -> int:
         if args.lesson in found:
             warm = found[args.lesson]["warm"]
             cells = warm["imports"] + warm["cells"] + warm["tests"]
-    if not args.ways:
-        return 0
-    times, scores = run_ways(args, students, workers, base)
-    best = print_ways(times, n, workers)
-    print_targets(best, n, workers, cells)
+    agree = True
+    if args.ways:
+        times, scores, refused = run_ways(args, students, workers, base)
+        best = print_ways(times, n, workers)
+        print_targets(best, n, workers, cells)
+        agree = scores_agree(scores, refused)
+    recorder_ms = print_recorder_cost() if args.ways or args.class_cost else None
+    if args.class_cost:
+        lessons = args.lessons or notebooks.discover_lessons(REPO_ROOT)
+        cost = class_cost(lessons, args.class_cost, workers, base)
+        print_large_course(print_class_cost(cost, workers), recorder_ms)
     print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    reference = scores["nbgrader"]
-    agree = all(found == reference for found in scores.values())
+    return 0 if agree else 1
+
+
+def scores_agree(scores: dict, refused: tuple[int, int]) -> bool:
+    """Whether every way but stock nbgrader gives every student the same score as cold
+    nbgrader (printed, with the students where they differ). Stock nbgrader is left out,
+    saying why: the lesson's tests refuse to be decided in the learner's kernel."""
+    said, tests = refused
     print(
-        f"scores agree between every way (cold nbgrader the reference): {'yes' if agree else 'NO'}"
+        f"stock nbgrader's scores are not compared: {said} of its {tests} test cells raised "
+        "GradedElsewhere (this course's tests are decided only by its own grader; in a stock "
+        "kernel each fails in one line), so each of those cells scores 0; its "
+        "figure is time only, and that time has no test work in it"
     )
+    compared = {way: got for way, got in scores.items() if way != "stock"}
+    reference = compared["nbgrader"]
+    agree = all(found == reference for found in compared.values())
+    verdict = "yes" if agree else "NO"
+    print(f"scores agree between the other ways (cold nbgrader the reference): {verdict}")
     for student in sorted(reference):
-        row = {way: got.get(student) for way, got in scores.items()}
+        row = {way: got.get(student) for way, got in compared.items()}
         if len(set(row.values())) > 1:
             print(f"  {student}: {row}")
-    return 0 if agree else 1
+    return agree
+
+
+def print_recorder_cost(results: int = 200) -> float | None:
+    """The recorder's cost a result (recorder_cost.py, milliseconds), printed; None, and one
+    line saying why, when it is not there."""
+    try:
+        from recorder_cost import recorder_cost
+    except ImportError as exc:
+        print(f"recorder: not measured ({exc}: grader_tests/support/recorder_cost.py is needed)")
+        return None
+    ms = recorder_cost(results=results)
+    print(f"recorder: {ms:.1f} ms a result over {results} results")
+    return ms
 
 
 if __name__ == "__main__":
