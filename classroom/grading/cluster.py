@@ -36,6 +36,7 @@ import queue
 import shutil
 import tarfile
 import threading
+import time
 import uuid
 from concurrent.futures import Future
 from pathlib import Path
@@ -280,6 +281,24 @@ def check_where(where: str) -> str | None:
     )
 
 
+class Window:
+    """How many submissions may be in flight: four per worker thread, the workers counted
+    again every `EVERY` seconds (a batch system's workers join while the run goes on)."""
+
+    EVERY = 5.0  # seconds
+    PER_THREAD = 4
+
+    def __init__(self, client):
+        self.client, self._size, self._counted = client, 0, -self.EVERY
+
+    def size(self) -> int:
+        now = time.monotonic()
+        if now - self._counted >= self.EVERY:
+            threads = sum(self.client.nthreads().values())
+            self._size, self._counted = self.PER_THREAD * max(1, threads), now
+        return self._size
+
+
 class ClusterGraders:
     """The run's graders on a Dask cluster, with the local pool's interface (`size`, `run`,
     `stop`, `close`). It connects (or starts local:N) in the background, beside the
@@ -345,8 +364,8 @@ class ClusterGraders:
 
     def run(self, jobs: list[Job], on_result, hard_limit: float, tick=None) -> None:
         """Grade every job on the cluster; on_result(result) for each, in this process, once.
-        At most a window of submissions (four per worker thread) is in flight, so a class of
-        any size is never all in memory at once."""
+        At most a `Window` of submissions is in flight, so a class of any size is never all
+        in memory at once."""
         from distributed import as_completed
 
         client, staging = self.client, Path(self.setup["staging"])
@@ -365,10 +384,10 @@ class ClusterGraders:
         self._registered = True
         waiting, flying, recorded = list(reversed(jobs)), {}, set()
         arriving = as_completed()
-        window = 4 * max(1, self.size)
+        window = Window(client)
 
         def send() -> None:
-            while waiting and len(flying) < window:
+            while waiting and len(flying) < window.size():
                 job = waiting.pop()
                 parcel = pack_job(self.key, job)
                 future = client.submit(

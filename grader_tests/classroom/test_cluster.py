@@ -114,6 +114,22 @@ def test_cluster_values_are_checked_in_one_line(where, fine):
         assert "\n" not in problem and where in problem
 
 
+def test_the_window_grows_with_workers_that_join_later(monkeypatch):
+    class Joining:
+        threads = {"tcp://a:1": 2}
+
+        def nthreads(self):
+            return dict(self.threads)
+
+    client = Joining()
+    window = cluster.Window(client)
+    assert window.size() == 8  # four a thread
+    client.threads = {"tcp://a:1": 2, "tcp://b:1": 32}
+    assert window.size() == 8, "counted again before EVERY seconds"
+    monkeypatch.setattr(cluster.Window, "EVERY", 0.0)
+    assert window.size() == 4 * 34
+
+
 # --------------------------------------------------------------------------------------------
 # The demo class on a LocalCluster
 
