@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import sys
 import time
@@ -119,16 +120,21 @@ def _from_download(plan: GradingPlan, config, known: list[str], work: Path):
 
 def _move(source: str | None, target: Path) -> str | None:
     """Move a worker's output into the course (replacing an older one); its new path."""
-    if not source or not Path(source).exists():
+    if not source or not os.path.exists(source):
         return None
-    if Path(source).resolve() == target.resolve():  # a result reused from an earlier run
-        return str(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if target.is_dir():
-        shutil.rmtree(target)
-    elif target.exists():
-        target.unlink()
-    shutil.move(source, target)
+    if target.exists():
+        if Path(source).resolve() == target.resolve():  # a result reused from an earlier run
+            return str(target)
+        if target.is_dir():
+            shutil.rmtree(target)
+        else:
+            target.unlink()
+    else:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.rename(source, target)  # one system call when on the same file system, as usual
+    except OSError:
+        shutil.move(source, target)
     return str(target)
 
 

@@ -28,29 +28,30 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 LESSON = "01-world-as-text"
-# Measured with this script on main's Recorder (one nbgrader commit a result), before the
-# gradebook writes were batched: 2026-12-05, the 2-core machine of issue 32.
-BEFORE_MS = None
+# Measured with this script on main's Recorder (dfccf45: one nbgrader commit a result), before
+# the gradebook writes were batched: 26.7, 22.4, 26.1 ms (2026-12-05, a shared 2-core machine).
+BEFORE_MS = 25.1
 
 
-def _course(folder: Path, lesson: str):
+def course(folder: Path, lessons: list[str]):
     """(course root, its nbgrader config, the course's gradebook URL, {lesson: max}, the
-    template gradebook's URL) with `lesson` generated as the run generates it."""
+    template gradebook's URL) with `lessons` generated as the run generates them."""
     from classroom import build
     from classroom.grading import records, staging
 
     records.read_alembic_head_in_process()
-    root = build.make_course_dir(lesson, folder / "course")
+    for lesson in lessons:
+        root = build.make_course_dir(lesson, folder / "course")
     config = build.load_nbgrader_config(root)
     main_db = staging.course_db(root, config)
     work = folder / "staging"
-    maxima, failed = staging.prepare(root, work, [lesson], main_db)
+    maxima, failed = staging.prepare(root, work, list(lessons), main_db)
     if failed:
-        raise RuntimeError(f"nbgrader could not generate {lesson}: {failed[lesson]}")
+        raise RuntimeError(f"nbgrader could not generate a lesson: {failed}")
     return root, config, main_db, maxima, f"sqlite:///{work / 'gradebook.db'}"
 
 
-def _cells(template: str, course_id: str, lesson: str) -> tuple[list, list]:
+def cells(template: str, course_id: str, lesson: str) -> tuple[list, list]:
     """([(notebook, grade cell, max points)], [(notebook, comment cell)]) of the lesson, as
     nbgrader's template gradebook holds them (what a worker's submission has rows for)."""
     from nbgrader.api import Gradebook
@@ -70,12 +71,13 @@ def _cells(template: str, course_id: str, lesson: str) -> tuple[list, list]:
     return grades, comments
 
 
-def synthetic_results(count: int, lesson: str, cells: tuple, outbox: Path, seed: int = 32):
+def synthetic_results(count: int, lesson: str, rows: tuple, outbox: Path, seed: int = 32):
     """`count` results for distinct new students, with the folders a worker leaves in
-    `outbox` (autograded/<s>/<lesson>/<nb>.ipynb, feedback/<s>/<lesson>/<nb>.html)."""
+    `outbox` (autograded/<s>/<lesson>/<nb>.ipynb, feedback/<s>/<lesson>/<nb>.html); `rows`
+    is what `cells` gives."""
     from classroom.grading.results import Grade, Result
 
-    grades, comments = cells
+    grades, comments = rows
     rng = random.Random(seed)
     results = []
     for n in range(count):
@@ -113,10 +115,11 @@ def recorder_cost(results: int = 200, lesson: str = LESSON) -> float:
 
     with tempfile.TemporaryDirectory(prefix="recorder-cost-") as tmp:
         folder = Path(tmp)
-        root, config, main_db, maxima, template = _course(folder, lesson)
+        root, config, main_db, maxima, template = course(folder, [lesson])
         course_id = config.CourseDirectory.course_id
-        cells = _cells(template, course_id, lesson)
-        batch = synthetic_results(results, lesson, cells, folder / "staging" / "out")
+        batch = synthetic_results(
+            results, lesson, cells(template, course_id, lesson), folder / "staging" / "out"
+        )
         facts = RunFacts(input="synthetic", course=course_id, lessons=[lesson])
         context = run.RunContext(root, maxima, {}, facts)
         journal = context.journal = state.Journal(root, state.course_key(root))
@@ -160,7 +163,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     wall = recorder_cost(args.results, args.lesson)
     cpu = recorder_cost.last["cpu_ms"]
-    was = f" (was {BEFORE_MS:.1f} ms on main, one commit a result)" if BEFORE_MS else ""
+    was = f" (was {BEFORE_MS:.1f} ms on main, one commit a result)"
     print(
         f"recorder: {wall:.1f} ms a result over {args.results} results{was}; "
         f"CPU {cpu:.1f} ms a result"
