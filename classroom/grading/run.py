@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import sys
 import time
@@ -119,16 +120,21 @@ def _from_download(plan: GradingPlan, config, known: list[str], work: Path):
 
 def _move(source: str | None, target: Path) -> str | None:
     """Move a worker's output into the course (replacing an older one); its new path."""
-    if not source or not Path(source).exists():
+    if not source or not os.path.exists(source):
         return None
-    if Path(source).resolve() == target.resolve():  # a result reused from an earlier run
-        return str(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if target.is_dir():
-        shutil.rmtree(target)
-    elif target.exists():
-        target.unlink()
-    shutil.move(source, target)
+    if target.exists():
+        if Path(source).resolve() == target.resolve():  # a result reused from an earlier run
+            return str(target)
+        if target.is_dir():
+            shutil.rmtree(target)
+        else:
+            target.unlink()
+    else:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.rename(source, target)  # one system call when on the same file system, as usual
+    except OSError:
+        shutil.move(source, target)
     return str(target)
 
 
@@ -171,42 +177,54 @@ class Recorder:
         self.results: list[Result] = []
         self._waiting: list[Result] = []
         self._saved_at, self._save_cost = 0.0, 0.0
+        self._problems = 0  # results not graded (counted as they come, for the progress bar)
 
     def __call__(self, result: Result) -> None:
+        """Take one result: move its outputs into the course and queue it for the next
+        `flush` (its gradebook rows, grades.csv, the report, the journal)."""
         run = self.run
         result.max = run.maxima.get(result.lesson, 0.0)
         student, lesson = result.student, result.lesson
         result.autograded = _move(result.autograded, run.root / "autograded" / student / lesson)
         result.feedback = _move_feedback(result, run.root / "feedback" / student / lesson)
-        if self.gradebook is not None and lesson not in run.failed:
-            try:
-                records.record(self.gradebook, result)
-            except Exception as exc:  # reported, and the run goes on
-                problem = f"{student} ({lesson}) could not be written to the gradebook: {exc}"
-                run.facts.problems.append(problem)
-                result.notes.append(records.gradebook_note(problem))
         self.results.append(result)
         self._waiting.append(result)
+        self._problems += result.status in (NEEDS_HUMAN, NOT_SUBMITTED)
         spacing = max(self.SAVE_SPACING * self._save_cost, self.SAVE_INTERVAL)
         if time.monotonic() - self._saved_at >= spacing:
             self.flush()
-        problems = sum(r.status in (NEEDS_HUMAN, NOT_SUBMITTED) for r in self.results)
-        self.progress.update(len(self.results), problems)
+        self.progress.update(len(self.results), self._problems)
 
     def flush(self) -> None:
-        """Rewrite grades.csv and the report, then journal the results that waited."""
+        """Write the results that waited into the gradebook (one transaction), rewrite
+        grades.csv and the report, then journal them."""
         run = self.run
         started = time.monotonic()
+        self._write_gradebook()
         if run.save is not None:
             run.save(self.results)
-        # Last: a result in the journal is in grades.csv and the report, even if the run is
-        # killed now; one saved but not journaled is graded again by the next run.
-        if run.journal is not None:
-            for result in self._waiting:
-                run.journal.append(result, run.contents.get(result.key))
+        # Last: a result in the journal is in the gradebook, grades.csv and the report, even
+        # if the run is killed now; one saved but not journaled is graded again by the next run.
+        if run.journal is not None and self._waiting:
+            run.journal.append_many([(r, run.contents.get(r.key)) for r in self._waiting])
         self._waiting = []
         self._saved_at = time.monotonic()
         self._save_cost = self._saved_at - started
+
+    def _write_gradebook(self) -> None:
+        """The waiting results' grades into the gradebook in one transaction (none for a
+        shard, nor for a lesson nbgrader could not generate); a result whose rows it refuses
+        gets a problem line and a note, and the others are written all the same."""
+        run = self.run
+        if self.gradebook is None:
+            return
+        batch = [r for r in self._waiting if r.lesson not in run.failed]
+        for result, exc in records.record_many(self.gradebook, batch):
+            problem = (
+                f"{result.student} ({result.lesson}) could not be written to the gradebook: {exc}"
+            )
+            run.facts.problems.append(problem)
+            result.notes.append(records.gradebook_note(problem))
 
 
 @dataclass
