@@ -703,16 +703,21 @@ def scores_agree(scores: dict, refused: tuple[int, int]) -> bool:
 
 
 def print_recorder_cost(results: int = 200) -> float | None:
-    """The recorder's cost a result (recorder_cost.py, milliseconds), printed; None, and one
-    line saying why, when it is not there."""
+    """The recorder's cost a result (recorder_cost.py, milliseconds), printed for results
+    from the local pool and from a cluster's parcels; the larger (a cluster's), or None and
+    one line saying why when recorder_cost.py is not there."""
     try:
         from recorder_cost import recorder_cost
     except ImportError as exc:
         print(f"recorder: not measured ({exc}: grader_tests/support/recorder_cost.py is needed)")
         return None
-    ms = recorder_cost(results=results)
-    print(f"recorder: {ms:.1f} ms a result over {results} results")
-    return ms
+    local = recorder_cost(results=results)
+    parcels = recorder_cost(results=results, parcels=True)
+    print(
+        f"recorder: {local:.1f} ms a result over {results} results; {parcels:.1f} ms with each "
+        "result opened from a cluster worker's parcel (--cluster)"
+    )
+    return max(local, parcels)
 
 
 if __name__ == "__main__":
