@@ -60,7 +60,8 @@ lab: $(STAMP)
 
 ## test: set up and run every check of the course and its autograder
 # The browser tests need Debian's chromium (.ci/run installs it; or `apt-get install chromium`):
-# without it they are skipped, with that message, except under CI, where they fail.
+# without it they are skipped, with that message, except under CI, where they fail. So are the
+# Slurm tests, which need Debian's slurm-wlm and munge and root (they start a one-node Slurm).
 test: $(STAMP) $(COLAB_STAMP)
 	$(BIN)/python -m pytest
 
