@@ -232,6 +232,33 @@ def test_daemonic_workers_are_refused_in_one_line(course, tmp_path):
     assert "DASK_DISTRIBUTED__WORKER__DAEMON=False" in errors[0]
 
 
+PEEK = """
+import glob as _glob
+_found = _glob.glob("/tmp/**/cases-secret", recursive=True, include_hidden=True)
+_found += _glob.glob("/tmp/**/classroom-grading-*", recursive=True, include_hidden=True)
+print("PEEKED", sorted(_found))
+"""
+
+
+@pytest.mark.timeout(300)
+def test_a_submission_on_a_cluster_worker_sees_nothing_of_the_course(course, tmp_path):
+    """The course a worker unpacks (hidden tests, the cases' secret) lies in the worker's
+    folder in /tmp; learners' code, sandboxed, finds none of it there (unsandboxed, it
+    finds both)."""
+    from classroom.nbgrader_ext import notebooks
+
+    demo = course / ".grading" / "demo" / "submitted"
+    if not demo.is_dir():
+        graded_demo(course)
+    nb = notebooks.read(demo / "complete" / LESSON / f"{LESSON}.ipynb")
+    next(iter(notebooks.answer_cells(nb).values())).source += PEEK
+    notebooks.write(nb, tmp_path / "peeker" / LESSON / f"{LESSON}.ipynb")
+    run = run_grade(course, "--submitted", str(tmp_path), LESSON, "--cluster", "local:1")
+    assert run.returncode == 0, run.stderr[-3000:]
+    graded = (course / "autograded" / "peeker" / LESSON / f"{LESSON}.ipynb").read_text()
+    assert "PEEKED []" in graded, re.findall(r"PEEKED[^\\]*", graded)
+
+
 # --------------------------------------------------------------------------------------------
 # A worker killed in the middle
 
