@@ -154,15 +154,19 @@ def page_text(path: Path) -> str:
     return " ".join(text.split())  # the layout's blank lines are not what a reader sees
 
 
-@pytest.fixture(scope="module")
-def course(tmp_path_factory):
-    """A course directory with lesson 01's source and release."""
-    root = tmp_path_factory.mktemp("cluster") / "course"
-    root.mkdir()
+def new_course(root: Path) -> Path:
+    """A course directory at `root` with lesson 01's source and release."""
+    root.mkdir(parents=True)
     shutil.copyfile(REPO_ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
     for step in ("source", "release"):
         shutil.copytree(REPO_ROOT / step / LESSON, root / step / LESSON)
     return root
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    """One course the module's tests share (the demo class is graded in it once)."""
+    return new_course(tmp_path_factory.mktemp("cluster") / "course")
 
 
 def graded_demo(root: Path, *args: str) -> tuple[list[dict], dict[str, str]]:
@@ -252,10 +256,11 @@ def test_a_submission_on_a_cluster_worker_sees_nothing_of_the_course(course, tmp
         graded_demo(course)
     nb = notebooks.read(demo / "complete" / LESSON / f"{LESSON}.ipynb")
     next(iter(notebooks.answer_cells(nb).values())).source += PEEK
-    notebooks.write(nb, tmp_path / "peeker" / LESSON / f"{LESSON}.ipynb")
-    run = run_grade(course, "--submitted", str(tmp_path), LESSON, "--cluster", "local:1")
+    notebooks.write(nb, tmp_path / "submitted" / "peeker" / LESSON / f"{LESSON}.ipynb")
+    own = new_course(tmp_path / "course")  # the shared course's gradebook stays the class's
+    run = run_grade(own, "--submitted", str(tmp_path / "submitted"), LESSON, "--cluster", "local:1")
     assert run.returncode == 0, run.stderr[-3000:]
-    graded = (course / "autograded" / "peeker" / LESSON / f"{LESSON}.ipynb").read_text()
+    graded = (own / "autograded" / "peeker" / LESSON / f"{LESSON}.ipynb").read_text()
     assert "PEEKED []" in graded, re.findall(r"PEEKED[^\\]*", graded)
 
 
