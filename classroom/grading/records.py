@@ -77,9 +77,14 @@ def person(name: str | None) -> dict:
     return {"first_name": first or last, "last_name": last if first else ""}
 
 
-def gradebook_note(problem: str) -> Note:
-    """The note a result gets when its grades could not be written to the gradebook."""
-    return Note("gradebook", problem)
+def said_refused(refused: list[tuple[Result, Exception]], problems: list[str]) -> set:
+    """Say each result the gradebook refused (as `record_many` returns them): a line in the
+    run's `problems` and the same as a note on the result. Returns their (lesson, student)."""
+    for result, exc in refused:
+        problem = f"{result.student} ({result.lesson}) could not be written to the gradebook: {exc}"
+        problems.append(problem)
+        result.notes.append(Note("gradebook", problem))
+    return {result.key for result, _ in refused}
 
 
 def record(gb, result: Result) -> None:
@@ -125,9 +130,11 @@ def one_transaction(gb) -> Iterator[None]:
     nbgrader's Gradebook methods (update_or_create_student, update_or_create_submission, ...)
     each commit; a commit costs SQLite a sync to disk and SQLAlchemy a reload of every row the
     session holds (they expire on commit): 20 ms of a new submission's 27 ms. Inside the
-    block their commits only flush (the rows are sent, the transaction stays open). This is
-    the one place nbgrader's commit is deferred: the session's `commit` is shadowed by its
-    `flush` for the block's length, on this Gradebook's session only."""
+    block their commits do nothing: the rows reach SQLite when the session flushes (before a
+    query when autoflush is on, at an explicit flush, at the block's one commit), and the
+    transaction stays open. This is the one place nbgrader's commit is deferred: the
+    session's `commit` is shadowed by a no-op for the block's length, on this Gradebook's
+    session only."""
     session = gb.db  # a scoped_session: an instance attribute shadows its commit method
     session.commit = lambda: None
     try:
@@ -154,18 +161,24 @@ def record_many(gb, results: list[Result]) -> list[tuple[Result, Exception]]:
     if not results:
         return []
     try:
-        with one_transaction(gb), gb.db.no_autoflush:
-            _write_batch(gb, results)
+        _write_in_one_transaction(gb, results)
         return []
     except Exception:  # rolled back: found out below, one at a time, which one it was
         pass
     refused = []
     for result in results:
         try:
-            record(gb, result)
+            _write_in_one_transaction(gb, [result])  # all its rows, or none
         except Exception as exc:
             refused.append((result, exc))
     return refused
+
+
+def _write_in_one_transaction(gb, results: list[Result]) -> None:
+    """`_write_batch` in one transaction, the session's autoflush off (the rows are sent
+    when `_write_batch` flushes, and at the commit)."""
+    with one_transaction(gb), gb.db.no_autoflush:
+        _write_batch(gb, results)
 
 
 def _write_batch(gb, results: list[Result]) -> None:

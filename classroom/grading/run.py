@@ -8,10 +8,10 @@ its way the `RunFacts` the report prints.
    each worker copies (`staging.py`);
 3. one worker process per core (`pool.py`, `worker.py`) grades each job with nbgrader against
    its private gradebook;
-4. this process applies each result to the course's gradebook, one at a time (`records.py`),
-   moves autograded/<student>/<lesson>/ and feedback/<student>/<lesson>/ into the plan's
-   output folder (the course's, or the demo class's own), and
-   draws the progress bar;
+4. this process moves each result's autograded/<student>/<lesson>/ and
+   feedback/<student>/<lesson>/ into the plan's output folder (the course's, or the demo
+   class's own) as it comes, draws the progress bar, and writes the results to the course's
+   gradebook in batches, one transaction a batch (`records.py`);
 5. as results come and at the end, the gradebook's views: grades.csv, grading_report.txt and
    the exports (`save_outputs`); at the end also class_report.html and a table
    (`write_outputs`).
@@ -156,9 +156,10 @@ def _move_feedback(result: Result, folder: Path) -> str | None:
 
 class Recorder:
     """Takes each finished result, in this process, the one writer of the course's records:
-    its signature checked, its outputs moved into the course, its grades into the gradebook
-    (None for a shard), then grades.csv and the report rewritten and a line in the journal
-    for it (so a run killed at any point keeps what it graded), the progress bar moved on.
+    its signature checked, its outputs moved into the course, the progress bar moved on;
+    then, a batch at a time, the batch's grades into the gradebook in one transaction (None
+    for a shard), grades.csv and the report rewritten and a line in the journal for each
+    (so a run killed at any point keeps what it graded).
 
     grades.csv is nbgrader's export of the whole gradebook (measured: 1.3 s for 620 rows), so
     rewriting it after every result would cost a class of 1,800 submissions tens of minutes of
@@ -200,31 +201,30 @@ class Recorder:
         grades.csv and the report, then journal them."""
         run = self.run
         started = time.monotonic()
-        self._write_gradebook()
+        refused = self._write_gradebook()
         if run.save is not None:
             run.save(self.results)
         # Last: a result in the journal is in the gradebook, grades.csv and the report, even
-        # if the run is killed now; one saved but not journaled is graded again by the next run.
-        if run.journal is not None and self._waiting:
-            run.journal.append_many([(r, run.contents.get(r.key)) for r in self._waiting])
+        # if the run is killed now; one saved but not journaled is graded again by the next
+        # run, and so is one the gradebook refused (it is not in grades.csv).
+        kept = [r for r in self._waiting if r.key not in refused]
+        if run.journal is not None and kept:
+            run.journal.append_many([(r, run.contents.get(r.key)) for r in kept])
         self._waiting = []
         self._saved_at = time.monotonic()
         self._save_cost = self._saved_at - started
 
-    def _write_gradebook(self) -> None:
+    def _write_gradebook(self) -> set[tuple[str, str]]:
         """The waiting results' grades into the gradebook in one transaction (none for a
         shard, nor for a lesson nbgrader could not generate); a result whose rows it refuses
-        gets a problem line and a note, and the others are written all the same."""
+        gets a problem line and a note, and the others are written all the same. Returns
+        the refused results' (lesson, student)."""
         run = self.run
         if self.gradebook is None:
-            return
+            return set()
         batch = [r for r in self._waiting if r.lesson not in run.failed]
-        for result, exc in records.record_many(self.gradebook, batch):
-            problem = (
-                f"{result.student} ({result.lesson}) could not be written to the gradebook: {exc}"
-            )
-            run.facts.problems.append(problem)
-            result.notes.append(records.gradebook_note(problem))
+        refused = records.record_many(self.gradebook, batch)
+        return records.said_refused(refused, run.facts.problems)
 
 
 @dataclass

@@ -99,6 +99,6 @@ def merge(root: Path, config, staging_dir: Path) -> tuple[list[Result], RunFacts
     if failed:
         raise GradeError(f"cannot register {sorted(failed)} in the gradebook: {failed}")
     with Gradebook(main_db, config.CourseDirectory.course_id) as gb:
-        for result in sorted(results, key=lambda r: r.key):
-            records.record(gb, result)
+        refused = records.record_many(gb, sorted(results, key=lambda r: r.key))
+    records.said_refused(refused, facts.problems)  # the others are written all the same
     return results, facts
