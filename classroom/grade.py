@@ -29,7 +29,7 @@ import classroom
 # build and intake load nbformat (and jsonschema: over a second here); they are imported
 # inside the functions, after main() has started the worker processes.
 from classroom.grading import lms, pool, records, run, shards
-from classroom.grading.plan import GradingPlan, RunFacts
+from classroom.grading.plan import GraderSetup, GradingPlan, RunFacts
 from classroom.grading.staging import GradeError
 
 MAX_OUTPUT_CHARS = 1_000_000
@@ -322,16 +322,15 @@ def _start_graders(plan: GradingPlan, staging: Path):
     from classroom.grading import state
     from classroom.nbgrader_ext import notebooks
 
-    setup = {
-        "staging": str(staging),
-        "root": str(plan.root),
-        "notebook_timeout": plan.notebook_timeout,
-        "max_output_chars": MAX_OUTPUT_CHARS,
-        "sandboxed": plan.sandboxed,
-        "key": state.course_key(plan.root).hex(),  # workers sign their results with it
-        # What the workers' kernel zygotes preload: what these lessons' set-ups import.
-        "lessons": list(plan.lessons) or notebooks.discover_lessons(plan.root),
-    }
+    setup = GraderSetup(
+        staging=staging,
+        root=plan.root,
+        key=state.course_key(plan.root).hex(),
+        notebook_timeout=plan.notebook_timeout,
+        max_output_chars=MAX_OUTPUT_CHARS,
+        sandboxed=plan.sandboxed,
+        lessons=tuple(plan.lessons or notebooks.discover_lessons(plan.root)),
+    )
     if plan.cluster:
         from classroom.grading import cluster
 

@@ -39,11 +39,13 @@ import threading
 import time
 import uuid
 from concurrent.futures import Future
+from dataclasses import replace
 from pathlib import Path
 
 from distributed import WorkerPlugin
 
 from classroom.grading import pool
+from classroom.grading.plan import GraderSetup
 from classroom.grading.results import NEEDS_HUMAN, Job, Result, failure
 from classroom.grading.staging import GradeError
 from classroom.nbgrader_ext.verdicts import cases
@@ -171,14 +173,14 @@ class GradingPlugin(WorkerPlugin):
     sandbox zygotes), fed by the run's tasks (`grade_on_worker`) until the run unregisters
     the plugin or the worker ends."""
 
-    def __init__(self, name: str, pool_setup: dict, course: bytes, hard_limit: float):
+    def __init__(self, name: str, setup: GraderSetup, course: bytes, hard_limit: float):
         self.name = name
-        self.pool_setup, self.course, self.hard_limit = pool_setup, course, hard_limit
+        self.grader_setup, self.course, self.hard_limit = setup, course, hard_limit
 
     def setup(self, worker) -> None:
         """Unpack the course and start the pool; on a worker where the sandbox cannot
         start, raise (the run then stops, saying which worker and why)."""
-        if self.pool_setup.get("sandboxed", True):
+        if self.grader_setup.sandboxed:
             from classroom.isolation import sandbox
 
             try:
@@ -190,12 +192,12 @@ class GradingPlugin(WorkerPlugin):
                 f"worker {worker.address} is a daemonic process, which cannot start grading "
                 "processes: start the workers with DASK_DISTRIBUTED__WORKER__DAEMON=False"
             )
-        key = bytes.fromhex(self.pool_setup["key"])
+        key = bytes.fromhex(self.grader_setup.key)
         self.folder = Path(worker.local_directory) / self.name
         course = self.folder / "course"
         _unbundle(opened(key, self.course), course)
         self.course = b""
-        setup = {**self.pool_setup, "staging": str(course), "root": str(course)}
+        setup = replace(self.grader_setup, staging=course, root=course)  # this worker's own
         self.pool = pool.Pool(setup, worker.state.nthreads)
         self.inbox, self.stopped = queue.Queue(), threading.Event()
         self.waiting: dict[int, Future] = {}
@@ -223,7 +225,7 @@ class GradingPlugin(WorkerPlugin):
 
     def grade(self, parcel: bytes) -> bytes:
         """One submission's parcel graded by this worker's pool: its result's parcel."""
-        key = bytes.fromhex(self.pool_setup["key"])
+        key = bytes.fromhex(self.grader_setup.key)
         incoming = self.folder / "incoming" / uuid.uuid4().hex
         job = unpack_job(key, parcel, incoming)
         future: Future = Future()
@@ -307,9 +309,9 @@ class ClusterGraders:
 
     WORKER_WAIT = 600  # seconds to wait for a first worker (a batch system may queue the job)
 
-    def __init__(self, where: str, setup: dict):
+    def __init__(self, where: str, setup: GraderSetup):
         self.where, self.setup = where, setup
-        self.key = bytes.fromhex(setup["key"])
+        self.key = bytes.fromhex(setup.key)
         self.name = f"classroom-grading-{uuid.uuid4().hex[:12]}"
         self._client = self._cluster = self._error = None
         self._registered = False
@@ -368,10 +370,9 @@ class ClusterGraders:
         in memory at once."""
         from distributed import as_completed
 
-        client, staging = self.client, Path(self.setup["staging"])
-        course = course_parcel(self.key, staging, Path(self.setup["root"]))
-        kept = {k: v for k, v in self.setup.items() if k not in ("staging", "root")}
-        plugin = GradingPlugin(self.name, kept, course, hard_limit)
+        client = self.client
+        course = course_parcel(self.key, Path(self.setup.staging), Path(self.setup.root))
+        plugin = GradingPlugin(self.name, self.setup, course, hard_limit)
         try:
             client.register_plugin(plugin, name=self.name)
         except Exception as exc:  # noqa: BLE001 - a worker that cannot grade stops the run
@@ -399,7 +400,7 @@ class ClusterGraders:
         send()
         for future in arriving:
             job = flying.pop(future)
-            result = self._result(future, job, staging / "arrived" / str(job.id))
+            result = self._result(future, job, Path(self.setup.staging) / "arrived" / str(job.id))
             if result.key not in recorded:  # once, whatever the cluster did
                 recorded.add(result.key)
                 on_result(result)

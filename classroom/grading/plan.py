@@ -60,6 +60,22 @@ class GradingPlan:
 
 
 @dataclass(frozen=True)
+class GraderSetup:
+    """What every grading process starts with, from the local pool or a Dask worker's pool:
+    the run's folders, its limits and the key that signs results. Built once by the command
+    from its `GradingPlan`; a Dask worker replaces the folders with its own copy."""
+
+    staging: Path  # the run's staging course: the lessons generated, the gradebook template
+    root: Path  # the course directory (its .grading/ holds the hidden cases' secret)
+    key: str  # the course key, in hex: each grading process signs its results with it
+    notebook_timeout: int  # seconds a whole notebook may run
+    max_output_chars: int  # what a notebook may print before it is cut short
+    sandboxed: bool = True  # learners' code in the sandbox (False only for --unsandboxed)
+    lessons: tuple[str, ...] = ()  # what the kernel zygotes preload: these set-ups' imports
+    environ: dict[str, str] | None = None  # the parent's environment (`pool.with_environment`)
+
+
+@dataclass(frozen=True)
 class RunFacts:
     """What a run says of itself in grading_report.txt and on its way out. The lists are
     appended to as results come (a gradebook that refuses a row adds a problem)."""

@@ -16,9 +16,11 @@ import signal
 import threading
 import time
 from collections import deque
+from dataclasses import replace
 from multiprocessing.connection import wait
 
 from classroom.grading import state
+from classroom.grading.plan import GraderSetup
 from classroom.grading.results import NEEDS_HUMAN, Job, Result, failure
 
 START_LIMIT = 300  # seconds a worker may take to start (imports, first gradebook copy)
@@ -51,12 +53,12 @@ def start_context():
     return context
 
 
-def with_environment(setup: dict) -> dict:
+def with_environment(setup: GraderSetup) -> GraderSetup:
     """The workers' setup with this process's environment now, for `_worker_entry`."""
-    return {**setup, "environ": dict(os.environ)}
+    return replace(setup, environ=dict(os.environ))
 
 
-def _worker_entry(conn, setup: dict, index: int, lifeline=None) -> None:
+def _worker_entry(conn, setup: GraderSetup, index: int, lifeline=None) -> None:
     """The child's entry point. A forked worker has the fork server's environment, read
     when that server started (for a long-lived parent, long ago): it takes the parent's, as
     a spawned one would have. It dies as soon as the parent does (`die_with`)."""
@@ -64,9 +66,9 @@ def _worker_entry(conn, setup: dict, index: int, lifeline=None) -> None:
 
     if lifeline is not None:
         die_with(lifeline)
-    if "environ" in setup:
+    if setup.environ is not None:
         os.environ.clear()
-        os.environ.update(setup["environ"])
+        os.environ.update(setup.environ)
     importlib.import_module(WORKER_MODULE).main(conn, setup, index)
 
 
@@ -91,7 +93,7 @@ def die_with(lifeline) -> None:
 
 
 class _Proc:
-    def __init__(self, ctx, setup: dict, index: int):
+    def __init__(self, ctx, setup: GraderSetup, index: int):
         self.index = index
         self.conn, child = ctx.Pipe()
         lifeline, self._lifeline = ctx.Pipe(duplex=False)  # the parent never writes to it
@@ -124,10 +126,10 @@ class Pool:
     """`workers` grading processes, started at once so that they load nbgrader while the
     parent prepares the lessons; `run` hands them jobs, `close` stops them."""
 
-    def __init__(self, setup: dict, workers: int):
+    def __init__(self, setup: GraderSetup, workers: int):
         self.ctx = start_context()
         self.setup = with_environment(setup)
-        self.key = bytes.fromhex(setup["key"])
+        self.key = bytes.fromhex(setup.key)
         self.size = max(1, workers)
         self._procs: list[_Proc] = []
         self._start_error: BaseException | None = None

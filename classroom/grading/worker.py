@@ -30,6 +30,7 @@ import nbformat
 import classroom
 from classroom import build
 from classroom.grading import state, submissions
+from classroom.grading.plan import GraderSetup
 from classroom.grading.results import (
     NEEDS_HUMAN,
     Grade,
@@ -98,11 +99,12 @@ KERNEL_DID_NOT_START = ("Kernel didn't respond",)
 class Worker:
     """Grades jobs (from the parent) in the staging course directory."""
 
-    def __init__(self, setup: dict, index: int, send=None):
+    def __init__(self, setup: GraderSetup, index: int, send=None):
         self.setup = setup
         self.index = index
         self.send = send or (lambda message: None)
-        self.staging = Path(setup["staging"])
+        self.staging = Path(setup.staging)
+        self.cell_timeout: int | None = None  # the run's, read with the first job
         self.db_path = self.staging / "workers" / f"gradebook-{index}.db"
         self.db_url = f"sqlite:///{self.db_path}"
         self.releases: dict[str, nbformat.NotebookNode] = {}
@@ -117,27 +119,27 @@ class Worker:
         """Copy the staging gradebook (the template) and read the configuration."""
         self.db_path.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(self.staging / "gradebook.db", self.db_path)
-        self.setup = {**self.setup, "cell_timeout": job.cell_timeout}
+        self.cell_timeout = job.cell_timeout
         self.config = self._config()
 
     def _config(self):
         config = build.load_nbgrader_config(self.staging)
         # The course's chains, whatever the file says; each worker has its own sandbox slot.
-        preprocessors.configure(config, sandboxed=self.setup.get("sandboxed", True))
+        preprocessors.configure(config, sandboxed=self.setup.sandboxed)
         config.Autograde.pre_convert_hook = None  # the run registered its lessons already
         config.SandboxedKernelManager.slot = self.index
         config.DecideVerdicts.slot = self.index
         # Hidden cases are drawn with the course's secret, not the staging folder's.
-        config.DecideVerdicts.secret_file = str(cases.secret_path(self.setup["root"]))
+        config.DecideVerdicts.secret_file = str(cases.secret_path(self.setup.root))
         # nbconvert validates the notebook after each of the chain's twenty preprocessors
         # (jsonschema, about 0.1 s a submission); once, after the last, is enough.
         config.Exporter.optimistic_validation = True
         config.CourseDirectory.root = str(self.staging)
         config.CourseDirectory.db_url = self.db_url
-        if self.setup.get("cell_timeout"):
-            config.Execute.timeout = int(self.setup["cell_timeout"])
-        config.GuardedExecute.notebook_timeout = int(self.setup["notebook_timeout"])
-        config.GuardedExecute.max_output_chars = int(self.setup["max_output_chars"])
+        if self.cell_timeout:
+            config.Execute.timeout = int(self.cell_timeout)
+        config.GuardedExecute.notebook_timeout = int(self.setup.notebook_timeout)
+        config.GuardedExecute.max_output_chars = int(self.setup.max_output_chars)
         return config
 
     def release(self, lesson: str) -> nbformat.NotebookNode:
@@ -331,11 +333,11 @@ class _Fail(Exception):
 # Process entry point
 
 
-def prepare_environment(setup: dict) -> None:
+def prepare_environment(setup: GraderSetup) -> None:
     """Environment for nbgrader and the kernels it starts: the course importable, Jupyter and
     IPython settings isolated from the instructor's, no display, headless plots."""
     build.ensure_scripts_on_path()
-    home = Path(setup["staging"]) / "jupyter-home"
+    home = Path(setup.staging) / "jupyter-home"
     for variable, folder in (
         ("JUPYTER_CONFIG_DIR", "config"),
         ("JUPYTER_RUNTIME_DIR", "runtime"),
@@ -343,7 +345,7 @@ def prepare_environment(setup: dict) -> None:
     ):
         (home / folder).mkdir(parents=True, exist_ok=True)
         os.environ[variable] = str(home / folder)
-    paths = [setup["root"]] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    paths = [str(setup.root)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
     os.environ["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
     os.environ.setdefault("MPLBACKEND", "Agg")
     os.environ["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
@@ -361,18 +363,18 @@ def _die_with_parent() -> None:
         pass
 
 
-def kernel_preload(setup: dict) -> tuple[str, ...] | None:
+def kernel_preload(setup: GraderSetup) -> tuple[str, ...] | None:
     """What the kernel zygotes import for this run: what the set-ups of its lessons
-    (`setup["lessons"]`) import, read from the course's source (the locked cells that are
+    (`setup.lessons`) import, read from the course's source (the locked cells that are
     neither answers nor tests, as the trusted set-up is); None when there are no lessons or
     one cannot be read (the zygotes then import the default)."""
     from classroom.isolation import zygote
     from classroom.nbgrader_ext.verdicts import trusted
 
     statements = []
-    for lesson in setup.get("lessons") or []:
+    for lesson in setup.lessons:
         try:
-            nb = notebooks.read_lesson(lesson, "source", setup["root"])
+            nb = notebooks.read_lesson(lesson, "source", setup.root)
         except (OSError, ValueError):
             return None
         for cell in nb.cells:
@@ -382,12 +384,12 @@ def kernel_preload(setup: dict) -> tuple[str, ...] | None:
     return zygote.preload_for(statements) if statements else None
 
 
-def _warm_up(setup: dict, index: int, conn) -> None:
+def _warm_up(setup: GraderSetup, index: int, conn) -> None:
     """Before the first job (while the parent generates the lessons): the slot's zygotes
     started (their pid reported, as a kernel's, so the pool can kill them with the worker)
     and the trusted side's imports (the course package, MuJoCo) done. A failure only means
     the first job starts them itself, or cold kernels."""
-    if setup.get("sandboxed", True):
+    if setup.sandboxed:
         from classroom.isolation import zygote
         from classroom.nbgrader_ext import warm
 
@@ -405,12 +407,12 @@ def _warm_up(setup: dict, index: int, conn) -> None:
     import course  # noqa: F401
 
 
-def main(conn, setup: dict, index: int) -> None:
+def main(conn, setup: GraderSetup, index: int) -> None:
     """Run in a child process: receive jobs on conn, send back results, until None."""
     if hasattr(os, "setsid"):
         os.setsid()  # its own process group, so the parent can stop it and what it started
     _die_with_parent()
-    log_path = Path(setup["staging"]) / "logs" / f"worker-{index}.log"
+    log_path = Path(setup.staging) / "logs" / f"worker-{index}.log"
     log_path.parent.mkdir(parents=True, exist_ok=True)
     log_file = open(log_path, "a", buffering=1, encoding="utf-8")  # noqa: SIM115
     os.dup2(log_file.fileno(), 1)
@@ -419,14 +421,14 @@ def main(conn, setup: dict, index: int) -> None:
     prepare_environment(setup)
     from classroom.grading.records import fast_disposable_gradebooks
 
-    fast_disposable_gradebooks(setup["staging"])
+    fast_disposable_gradebooks(setup.staging)
     logging.basicConfig(stream=log_file, level=logging.WARNING)
     from classroom.isolation import kernels
 
     kernels.IpcKernelManager.kernel_started = lambda pid: conn.send({"type": "kernel", "pid": pid})
     worker = Worker(setup, index, conn.send)
     _warm_up(setup, index, conn)
-    key = bytes.fromhex(setup["key"])
+    key = bytes.fromhex(setup.key)
     conn.send({"type": "ready", "pid": os.getpid()})
     try:
         while True:

@@ -337,18 +337,23 @@ def test_a_run_preloads_what_its_own_lessons_set_ups_import(tmp_path):
     set-up imports pyplot has a run with it preload pyplot, what its answers import is left
     out; a lesson that cannot be read leaves the default."""
     from classroom.grading import worker
+    from classroom.grading.plan import GraderSetup
     from classroom.nbgrader_ext import notebooks
 
-    root = str(Path(__file__).resolve().parents[2])
+    def preload(lessons, root):
+        setup = GraderSetup(root, root, "00", 60, 1000, lessons=tuple(lessons))
+        return worker.kernel_preload(setup)
+
+    root = Path(__file__).resolve().parents[2]
     every = notebooks.discover_lessons(root)
     assert len(every) >= 6
-    first = worker.kernel_preload({"lessons": every, "root": root})
+    first = preload(every, root)
     assert "matplotlib.pyplot" not in first and "course.lessons.world_as_text" in first
     _lesson_importing(tmp_path, "draws", "import numpy as np\nimport matplotlib.pyplot as plt")
-    drawing = worker.kernel_preload({"lessons": ["draws"], "root": str(tmp_path)})
+    drawing = preload(["draws"], tmp_path)
     assert "matplotlib.pyplot" in drawing and "scipy" not in drawing
-    assert worker.kernel_preload({"lessons": ["no-such-lesson"], "root": root}) is None
-    assert worker.kernel_preload({"lessons": [], "root": root}) is None
+    assert preload(["no-such-lesson"], root) is None
+    assert preload([], root) is None
 
 
 @pytest.mark.timeout(120)

@@ -4,13 +4,21 @@ and said so; any other failure is one NOT GRADED row whose reason is nbgrader's 
 from __future__ import annotations
 
 from classroom.grading import worker
+from classroom.grading.plan import GraderSetup
 from classroom.grading.results import NEEDS_HUMAN, Job
+
+
+def setup_in(folder) -> GraderSetup:
+    """A grading process's setup with its staging course and course in `folder`."""
+    return GraderSetup(
+        staging=folder, root=folder, key="00", notebook_timeout=60, max_output_chars=1000
+    )
 
 
 def _worker(tmp_path, attempts):
     """A worker whose grading step is `attempts`, called in turn (each logs, then raises or
     returns)."""
-    grader = worker.Worker({"staging": str(tmp_path)}, index=0)
+    grader = worker.Worker(setup_in(tmp_path), index=0)
     calls = iter(attempts)
 
     def fake_grade(job, result):
@@ -69,7 +77,7 @@ def test_a_worker_takes_the_environment_the_pool_saw_not_the_fork_server_s(monke
     from classroom.grading import pool
 
     monkeypatch.setattr(os, "environ", {"SET_LATER": "the parent's"})
-    setup = pool.with_environment({"root": "course"})
+    setup = pool.with_environment(setup_in("course"))
     os.environ.clear()
     os.environ["STALE"] = "the fork server's"
     seen = {}
