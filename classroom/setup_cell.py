@@ -390,13 +390,6 @@ def readme_badge(lesson: str, root: Path | str = REPO_ROOT) -> str:
     return f"[![{BADGE_ALT}]({COLAB_BADGE_IMAGE})]({url})"
 
 
-def readme_badges(lessons: list[str], root: Path | str = REPO_ROOT) -> str:
-    """A Markdown table of the lessons with their Colab badges, for the README."""
-    rows = ["| lesson | open in Colab |", "| --- | --- |"]
-    rows += [f"| `{lesson}` | {readme_badge(lesson, root)} |" for lesson in lessons]
-    return "\n".join(rows)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m classroom.setup_cell",
@@ -409,16 +402,11 @@ def main(argv: list[str] | None = None) -> int:
         help="the requirements the cell installs in Colab, one a line",
     )
     group.add_argument("--cell", action="store_true", help="the course's part of the cell")
-    group.add_argument("--readme", action="store_true", help="the README's table of badges")
     args = parser.parse_args(argv)
     if args.colab_requirements:
         print("\n".join(colab_requirements().values()))
-    elif args.cell:
-        print(setup_block(), end="")
     else:
-        from classroom.nbgrader_ext.notebooks import discover_lessons
-
-        print(readme_badges(discover_lessons()))
+        print(setup_block(), end="")
     return 0
 
 

@@ -288,7 +288,7 @@ def test_readme_has_the_lessons_colab_badge(lesson):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert f"| {setup_cell.readme_badge(lesson)} |" in readme, (
         f"README.md lacks the Open in Colab badge of {lesson}; "
-        "`python -m classroom.setup_cell --readme` prints the table of badges"
+        "`make build` writes the README's lesson table with them"
     )
 
 
