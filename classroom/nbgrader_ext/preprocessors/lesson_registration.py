@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import re
 import tempfile
 from pathlib import Path
 
@@ -44,22 +45,66 @@ def register_missing(config, *, assignment=None, student=None, notebooks=()) -> 
         wanted.CourseDirectory.release_directory = scratch  # absolute: release/ untouched
         generator_dir = CourseDirectory(config=wanted)
         generator_dir.assignment_id = lesson
-        quiet = logging.getLogger("classroom.lesson_registration.nbgrader")
-        quiet.setLevel(logging.ERROR)
-        generator = GenerateAssignment(coursedir=generator_dir, config=wanted, log=quiet)
-        generator.force = True
-        try:
-            generator.start()
-        except Exception as exc:  # nbgrader would only log it at debug level, then stop
-            _app_log().error("%s is not in the gradebook and could not be registered: %s",
-                             lesson, exc)  # fmt: skip
-            return
+        with _KeptErrors() as kept:
+            generator = GenerateAssignment(coursedir=generator_dir, config=wanted, log=kept.log)
+            generator.force = True
+            try:
+                generator.start()
+            except Exception as exc:  # nbgrader would only log it at debug level, then stop
+                _forget(coursedir, lesson)
+                _app_log().error("%s is not in the gradebook and could not be registered: %s",
+                                 lesson, kept.cause(exc))  # fmt: skip
+                return
     _app_log().warning(
         "%s was not in the gradebook: registered it from source/ (as `nbgrader "
         "generate_assignment %s --force` does) before grading",
         lesson,
         lesson,
     )
+
+
+def _forget(coursedir, lesson: str) -> None:
+    """Remove what a failed registration left of `lesson` in the gradebook (nbgrader adds
+    the assignment before it reads the notebooks): absent, it is registered again next time,
+    rather than found and graded against no notebooks."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
+        try:
+            gb.remove_assignment(lesson)
+        except MissingEntry:
+            pass
+
+
+class _KeptErrors(logging.Handler):
+    """nbgrader's log while it registers a lesson: kept, not printed (the refusal is one
+    line), so that the line can name the cause when nbgrader's exception does not."""
+
+    def __init__(self):
+        super().__init__(logging.ERROR)
+        self.lines: list[str] = []
+        self.log = logging.getLogger("classroom.lesson_registration.nbgrader")
+        self.log.propagate = False
+
+    def __enter__(self) -> _KeptErrors:
+        self.log.addHandler(self)
+        return self
+
+    def __exit__(self, *_) -> None:
+        self.log.removeHandler(self)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines += [line.strip() for line in record.getMessage().splitlines() if line.strip()]
+
+    def cause(self, exc: Exception) -> str:
+        """The exception's words, or, when they only point at the log ("Please see the
+        error log above"), the first error the log names (the cause: nbgrader logs each
+        exception again as it wraps it)."""
+        said = str(exc).strip()
+        if said and "see the" not in said.lower():
+            return said
+        errors = [line for line in self.lines if re.match(r"[\w.]*(Error|Exception): ", line)]
+        return (errors or self.lines or [said or type(exc).__name__])[0]
 
 
 def _app_log() -> logging.Logger:

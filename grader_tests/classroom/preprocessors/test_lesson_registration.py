@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,21 @@ from classroom.nbgrader_ext import notebooks
 from classroom.nbgrader_ext.preprocessors.lesson_registration import register_missing
 
 LOGGER = "classroom.lesson_registration"  # its lines, with no nbgrader app running
+
+
+@contextmanager
+def printed():
+    """The log records that reach the root logger's handlers (what a console shows; caplog
+    also listens on loggers that do not propagate)."""
+    seen: list[logging.LogRecord] = []
+    handler = logging.Handler(logging.INFO)
+    handler.emit = seen.append
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        yield seen
+    finally:
+        root.removeHandler(handler)
 
 
 @pytest.fixture
@@ -78,13 +94,33 @@ def test_a_registered_lesson_is_left_alone(fresh_clone, caplog):
 
 
 @pytest.mark.timeout(120)
-def test_a_lesson_that_cannot_be_generated_is_named_in_one_error_line(fresh_clone, caplog):
-    with caplog.at_level(logging.INFO, logger=LOGGER):
+def test_a_lesson_that_cannot_be_generated_is_named_in_one_error_line(fresh_clone):
+    with printed() as records:
         register_missing(build.load_nbgrader_config(fresh_clone), assignment="ghost")
 
-    (record,) = [r for r in caplog.records if r.name == LOGGER]  # nbgrader's own aside
-    assert record.levelno == logging.ERROR
+    (record,) = records  # nbgrader's own lines kept back
+    assert record.name == LOGGER and record.levelno == logging.ERROR
     assert record.getMessage().startswith(
-        "ghost is not in the gradebook and could not be registered: "
+        "ghost is not in the gradebook and could not be registered: No notebooks were matched"
     )
+    assert list(_lessons(fresh_clone)) == []
+
+
+@pytest.mark.timeout(120)
+def test_a_broken_source_is_named_with_nbgrader_s_cause(fresh_clone):
+    """nbgrader's exception only says "see the error log above"; the one line names the
+    cause from that log (here two cells with one grade id)."""
+    path = fresh_clone / "source" / "toy" / "toy.ipynb"
+    nb = notebooks.read(path)
+    graded = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id")]
+    graded[1].metadata.nbgrader.grade_id = graded[0].metadata.nbgrader.grade_id
+    notebooks.write(nb, path)
+    with printed() as records:
+        register_missing(build.load_nbgrader_config(fresh_clone), assignment="toy")
+
+    (record,) = records
+    message = record.getMessage()
+    assert message.startswith("toy is not in the gradebook and could not be registered: ")
+    assert "see the error log" not in message.lower()
+    assert "duplicate" in message.lower() and graded[0].metadata.nbgrader.grade_id in message
     assert list(_lessons(fresh_clone)) == []
