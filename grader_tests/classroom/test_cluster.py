@@ -1,10 +1,12 @@
 """Grading on a Dask cluster (classroom/grading/cluster.py): the parcels that cross the
 network, the --cluster values, the demo class graded on a LocalCluster of two worker
-processes with the same scores and feedback as the local pool, and a worker killed in the
-middle of a run losing nothing and recording nothing twice."""
+processes with the same scores and feedback as the local pool, a learner's code on a worker
+finding nothing of the course, and a worker killed, or hung, in the middle of a run losing
+nothing and recording nothing twice."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import html
 import io
@@ -280,30 +282,32 @@ def class_of(course: Path, count: int) -> Path:
     return tree
 
 
-def kill_a_busy_worker(client, grading: subprocess.Popen) -> str:
-    """SIGKILL a worker process once it has been grading a submission for a second, while
-    the command still runs; the worker's address."""
+def signal_a_busy_worker(client, grading: subprocess.Popen, sign: int) -> int:
+    """Send `sign` to a worker process once it has been grading a submission for a second,
+    while the command still runs; the worker's pid."""
     pids = client.run(os.getpid)
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
         busy = [address for address, keys in client.processing().items() if keys]
         if busy and grading.poll() is None:
             time.sleep(1.0)
-            os.kill(pids[busy[0]], signal.SIGKILL)
-            return busy[0]
+            os.kill(pids[busy[0]], sign)
+            return pids[busy[0]]
         time.sleep(0.1)
     raise AssertionError("no worker was ever busy grading")
 
 
-@pytest.mark.timeout(900)
-def test_a_worker_killed_mid_run_loses_nothing_and_records_once(course):
+def graded_with_a_worker_signalled(course: Path, sign: int, settings: dict):
+    """The class graded on a LocalCluster of two workers (Dask `settings`), one of them sent
+    `sign` in the middle: the finished command (a CompletedProcess), and the actions the
+    scheduler logged meanwhile."""
     import dask
     from distributed import Client, LocalCluster
 
     if not (course / ".grading" / "demo" / "submitted").is_dir():
         graded_demo(course)
-    tree, count = class_of(course, 14), 14
-    with dask.config.set({cluster.DAEMON_SETTING: False}):
+    tree = class_of(course, CLASS_SIZE)
+    with dask.config.set({cluster.DAEMON_SETTING: False, **settings}):
         with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as local:
             with Client(local) as client:
                 command = [
@@ -314,17 +318,52 @@ def test_a_worker_killed_mid_run_loses_nothing_and_records_once(course):
                     command, cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                     text=True,
                 )  # fmt: skip
-                killed = kill_a_busy_worker(client, grading)
-                out, err = grading.communicate(timeout=600)
-    assert killed and grading.returncode == 0, err[-3000:]
+                pid = signal_a_busy_worker(client, grading, sign)
+                try:
+                    out, err = grading.communicate(timeout=600)
+                    events = client.get_events("scheduler")
+                finally:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)  # a stopped worker cannot close itself
+    actions = [event.get("action") for _, event in events if isinstance(event, dict)]
+    return subprocess.CompletedProcess(command, grading.returncode, out, err), actions
+
+
+def assert_each_student_once(course: Path, grading: subprocess.CompletedProcess) -> None:
+    """Every student of the class in grades.csv and the journal, each once, fully graded."""
+    assert grading.returncode == 0, grading.stderr[-3000:]
     graded = [r for r in rows(course) if r["assignment"] == LESSON]
     students = sorted(r["student_id"] for r in graded)
-    assert students == [f"s{n:02d}" for n in range(count)], "a student lost or recorded twice"
+    assert students == [f"s{n:02d}" for n in range(CLASS_SIZE)], "a student lost or twice"
     journal = state.Journal(course, state.course_key(course)).path.read_text().splitlines()
     entries = [json.loads(line)["result"] for line in journal]
     recorded = sorted(e["student"] for e in entries if e["lesson"] == LESSON)
     assert recorded == students, "the journal has a student recorded twice, or none"
     for row in graded:
-        full = row["student_id"] in {f"s{n:02d}" for n in range(1, count, 2)}
+        full = row["student_id"] in {f"s{n:02d}" for n in range(1, CLASS_SIZE, 2)}
         assert row["status"] == "graded", row
         assert (float(row["score"]) == float(row["max_score"])) == full, row
+
+
+CLASS_SIZE = 14
+
+
+@pytest.mark.timeout(900)
+def test_a_worker_killed_mid_run_loses_nothing_and_records_once(course):
+    grading, _ = graded_with_a_worker_signalled(course, signal.SIGKILL, {})
+    assert_each_student_once(course, grading)
+
+
+@pytest.mark.timeout(900)
+def test_a_hung_worker_is_replaced_and_its_submissions_graded_elsewhere(tmp_path, course):
+    """A worker that stops answering (SIGSTOP: alive, silent) is restarted by the scheduler
+    once it misses its heartbeats for distributed.scheduler.worker-ttl (5 minutes by
+    default, 5 s here); what it held is graded elsewhere, each student recorded once."""
+    own = new_course(tmp_path / "course")  # a gradebook of its own: the class again
+    if (course / ".grading" / "demo").is_dir():  # the demo's notebooks, graded already
+        shutil.copytree(course / ".grading" / "demo", own / ".grading" / "demo")
+    grading, actions = graded_with_a_worker_signalled(
+        own, signal.SIGSTOP, {"distributed.scheduler.worker-ttl": "5s"}
+    )
+    assert "worker-ttl-timed-out" in actions, actions  # the run waited for the hung worker
+    assert_each_student_once(own, grading)
