@@ -89,8 +89,9 @@ def said_refused(refused: list[tuple[Result, Exception]], problems: list[str]) -
 
 def record(gb, result: Result) -> None:
     """Write one submission's grades (from a worker, or a failure) to an open nbgrader
-    Gradebook, committed (or rolled back, and the error raised); inside `one_transaction`,
-    not yet committed."""
+    Gradebook with nbgrader's own calls, committed (or rolled back, and the error raised).
+    The runs write through `record_many`; this is the reference its rows are checked
+    against (grader_tests/classroom/test_recorder.py)."""
     gb.update_or_create_student(result.student, **person(result.name))
     _record_submission(gb, result)
 
