@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 import pytest
+from course_copies import course_copy
 
 from classroom.grading import cluster, state
 from classroom.grading.results import Grade, Job, Result
@@ -158,11 +159,7 @@ def page_text(path: Path) -> str:
 
 def new_course(root: Path) -> Path:
     """A course directory at `root` with lesson 01's source and release."""
-    root.mkdir(parents=True)
-    shutil.copyfile(REPO_ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
-    for step in ("source", "release"):
-        shutil.copytree(REPO_ROOT / step / LESSON, root / step / LESSON)
-    return root
+    return course_copy(root, LESSON)
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,6 @@ import html
 import json
 import os
 import re
-import shutil
 import signal
 import sqlite3
 import stat
@@ -35,6 +34,7 @@ from pathlib import Path
 
 import hostile
 import pytest
+from course_copies import course_copy
 from graded_outputs import gradebook_rows, hidden_lines, report_section
 from memory_watch import Sampler
 from sandbox_required import require_sandbox
@@ -63,11 +63,7 @@ GRADER_STATE = (".grading", ".grading/journal.jsonl", ".grading/key", ".grading/
 
 def new_course(folder: Path) -> Path:
     """A course directory: nbgrader_config.py, and the lesson's source/ and release/."""
-    folder.mkdir(parents=True)
-    shutil.copyfile(REPO_ROOT / "nbgrader_config.py", folder / "nbgrader_config.py")
-    for step in ("source", "release"):
-        shutil.copytree(REPO_ROOT / step / LESSON, folder / step / LESSON)
-    return folder
+    return course_copy(folder, LESSON)
 
 
 def grade_command(root: Path) -> list[str]:

@@ -56,6 +56,7 @@ from pathlib import Path
 
 import pytest
 from chromium import launch
+from course_copies import course_copy
 from learner_checks import (
     OFFLINE_GUARD,
     RECORDED,
@@ -135,12 +136,8 @@ def _free_port() -> int:
 def _course_copy(folder: Path) -> Path:
     """nbgrader_config.py, source/ and release/ of the released lessons, and the learner's
     filled-in copies in my-lessons/."""
-    folder.mkdir(parents=True)
-    shutil.copyfile(ROOT / "nbgrader_config.py", folder / "nbgrader_config.py")
-    ignore = shutil.ignore_patterns(*notebooks.IGNORED)
+    course_copy(folder, *RELEASED)
     for lesson in RELEASED:
-        for step in ("source", "release"):
-            shutil.copytree(ROOT / step / lesson, folder / step / lesson, ignore=ignore)
         notebooks.write(
             filled_release(lesson), folder / LEARNER_FOLDER / lesson / f"{lesson}.ipynb"
         )
