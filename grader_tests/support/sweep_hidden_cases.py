@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import io
 import os
 import sys
@@ -107,16 +108,19 @@ def mistake_notebook(source, mistake: notebooks.Mistake):
     return notebooks.fill_release(source, source, mistake.cells)
 
 
-def trusted_lesson(nb) -> trusted.TrustedLesson:
-    """The lesson as the grader's trusted side reads it from the gradebook, here from nb."""
+def trusted_lesson(nb, hidden_only: bool = False) -> trusted.TrustedLesson:
+    """The lesson as the grader's trusted side reads it from the gradebook, here from nb;
+    hidden_only: each test cell keeps only its hidden tests (no visible check)."""
     setup, answers, tests = [], {}, {}
+    begin, end = notebooks.HIDDEN_DELIMITERS
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
         if notebooks.is_answer(cell):
             answers.update(trusted.defined_names(cell.source))
         elif notebooks.is_test(cell):
-            tests[notebooks.grade_id(cell)] = cell.source
+            hidden = "\n".join((begin, trusted.split_test(cell.source)[1], end))
+            tests[notebooks.grade_id(cell)] = hidden if hidden_only else cell.source
         elif notebooks.is_locked(cell):
             setup += trusted.imports_of(cell.source)
     return trusted.TrustedLesson("\n".join(setup), answers, tests)
@@ -134,12 +138,14 @@ def passing_seeds(lesson, grade_id: str, answers, seeds: range, salt: int) -> li
     return passed
 
 
-def sweep_mistake(source, mistake, seeds: range, salt: int) -> tuple[list[Escape], int]:
+def sweep_mistake(
+    source, mistake, seeds: range, salt: int, hidden_only: bool = False
+) -> tuple[list[Escape], int]:
     """Escapes of one mistake, and how many test runs were made. As the grader does, the
     learner's cells run in notebook order and each test is decided where it stands, so a
-    later cell cannot change what an earlier test saw."""
+    later cell cannot change what an earlier test saw. hidden_only: as trusted_lesson."""
     nb = mistake_notebook(source, mistake)
-    lesson = trusted_lesson(nb)
+    lesson = trusted_lesson(nb, hidden_only)
     unknown = sorted(mistake.loses - set(lesson.tests))
     if unknown:
         raise ValueError(f"{mistake.name}: LOSES names {unknown}, which are not test cells")
@@ -156,15 +162,16 @@ def sweep_mistake(source, mistake, seeds: range, salt: int) -> tuple[list[Escape
 
 
 def sweep_mistakes(
-    lesson: str, seeds: range, salt: int, folder: Path | None = None
+    lesson: str, seeds: range, salt: int, folder: Path | None = None, hidden_only: bool = False
 ) -> tuple[list[Escape], int]:
     """Escapes of every mistake fixture of the lesson (in folder, by default its folder of
-    grader_tests/mistakes/), and how many test runs were made."""
+    grader_tests/mistakes/), and how many test runs were made. hidden_only: as
+    trusted_lesson."""
     os.environ["NBGRADER_EXECUTION"] = "autograde"  # the course's helpers skip plots
     source = notebooks.read_lesson(lesson, "source")
     escapes, ran = [], 0
     for mistake in notebooks.load_mistakes(lesson, folder=folder):
-        found, runs = sweep_mistake(source, mistake, seeds, salt)
+        found, runs = sweep_mistake(source, mistake, seeds, salt, hidden_only)
         escapes, ran = escapes + found, ran + runs
     return escapes, ran
 
@@ -180,10 +187,10 @@ def report_solution(lesson: str, seeds: range, salt: int) -> int:
     return len(failures)
 
 
-def report_mistakes(lesson: str, seeds: range, salt: int) -> int:
+def report_mistakes(lesson: str, seeds: range, salt: int, hidden_only: bool = False) -> int:
     """Sweep the lesson's mistakes, print each test one passed; how many passes."""
     start = time.monotonic()
-    escapes, ran = sweep_mistakes(lesson, seeds, salt)
+    escapes, ran = sweep_mistakes(lesson, seeds, salt, hidden_only=hidden_only)
     seconds = time.monotonic() - start
     print(f"{lesson}: {len(escapes)} mistake pass(es) in {ran} test runs ({seconds:.0f} s)")
     for e in escapes:
@@ -199,8 +206,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--mistakes", action="store_true", help="sweep the mistake fixtures, not the solution"
     )
+    parser.add_argument(
+        "--hidden-only",
+        action="store_true",
+        help="with --mistakes: decide each test on its hidden tests alone, as for an answer "
+        "that special-cases the visible check's shown cases",
+    )
     args = parser.parse_args(argv)
-    report = report_mistakes if args.mistakes else report_solution
+    if args.hidden_only and not args.mistakes:
+        parser.error("--hidden-only goes with --mistakes")
+    report = report_solution
+    if args.mistakes:
+        report = functools.partial(report_mistakes, hidden_only=args.hidden_only)
     found = 0
     for lesson in args.lessons or notebooks.discover_lessons():
         found += report(lesson, range(args.seeds), args.salt)
