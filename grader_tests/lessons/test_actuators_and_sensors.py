@@ -685,3 +685,18 @@ PLOTS = {
         _TIMES, {"kp 50": 0.08 * (1 - np.exp(-10 * _TIMES)), "kp 200": 0.02 * _TIMES}
     ),
 }
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_clamped_control_case_sets_the_force_by_its_clamp(seed):
+    """random_force_case(clamped_ctrl=True): the control lies outside its range and no force
+    limit hides it, so MuJoCo's force differs from the one the unclamped control gives."""
+    case = check.random_force_case(np.random.default_rng(seed), clamped_ctrl=True)
+    low, high = case["ctrlrange"]
+    assert "forcerange" not in case and not low <= case["ctrl"] <= high
+    assert min(abs(case["ctrl"] - low), abs(case["ctrl"] - high)) >= 0.2
+
+
+def test_random_shortcut_keeps_a_given_kind():
+    rng = np.random.default_rng(3)
+    assert [check.random_shortcut(rng, kind)[0] for kind in check.KINDS] == list(check.KINDS)

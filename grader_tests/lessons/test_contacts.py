@@ -601,3 +601,15 @@ PLOTS = {
         [20.0, 30.0, 40.0], [0.0, 0.66, 2.0], [0.0, 0.65, 2.0], 0.5
     ),
 }
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_one_way_masks_collide_through_one_direction_only(seed):
+    """MuJoCo makes a contact for one_way_masks, yet no contype shares a bit with the other
+    contype nor a conaffinity with the other conaffinity (what contype_against_contype tests)."""
+    rng = np.random.default_rng(seed)
+    for first in (True, False):
+        contype1, conaffinity1, contype2, conaffinity2 = check.one_way_masks(rng, first)
+        assert scenes.collides(contype1, conaffinity1, contype2, conaffinity2)
+        assert contype1 & contype2 == 0 and conaffinity1 & conaffinity2 == 0
+        assert bool(contype1 & conaffinity2) == first and bool(contype2 & conaffinity1) != first

@@ -728,3 +728,14 @@ PLOTS = {
         0.8,
     ),
 }
+
+
+@pytest.mark.parametrize("seed", [5501, 5502, 5503, 5504, 7, 8])
+def test_axisless_arm_has_a_moving_joint_without_axis(seed):
+    """urdf_arm(axisless=True): joint1 has no <axis> (URDF's x), and MuJoCo's import turns
+    it about x of its frame."""
+    text = arms.urdf_arm(seed, axisless=True)
+    block = text.split('<joint name="joint1"')[1].split("</joint>")[0]
+    assert "<axis" not in block
+    model = urdf.compile_urdf(text)
+    assert np.allclose(model.joint("joint1").axis, [1, 0, 0])
