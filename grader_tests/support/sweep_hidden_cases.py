@@ -17,7 +17,10 @@ grader runs a learner's (NumPy only, unsandboxed here), and each test cell the f
 decided by the grader's own trusted code (`verdicts.trusted.run_test`) on every seed. It prints
 one line per (mistake, test, seed) where that test PASSED: a wrong answer that earned points.
 Across the boundary, as in the grader, an answer that looks its result up in MuJoCo fails; in
-this process it would pass.
+this process it would pass. With `--hidden-only` too, each test keeps only its hidden part: does
+the fresh draw alone catch the mistake, or only the visible check's shown cases?
+
+    .venv/bin/python grader_tests/support/sweep_hidden_cases.py --mistakes --seeds 100
 """
 
 from __future__ import annotations
