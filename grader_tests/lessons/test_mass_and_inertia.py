@@ -736,6 +736,18 @@ def test_hidden_rebuild_tensors_hold_a_mirrored_eigh():
         assert min(dets) < 0, submission
 
 
+def test_hidden_turned_bodies_hold_one_of_several_geoms():
+    """The hidden turned-geoms test always has a body of two or more geoms, whose inertia needs
+    the parallel-axis term (four bodies of one geom each, 1 draw in 256, would not)."""
+    hidden = _test_cells()["body_inertia_from_geoms_turned"].split("### BEGIN HIDDEN TESTS")[1]
+    code = hidden.split("check.body_from_geoms_inertia_turned")[0]  # the draw, not the check
+    for submission in range(50):
+        names = {"np": np, "lab": lab, "expect": expect}
+        with lesson_code.as_graded(submission):
+            exec(code, names)
+        assert max(len(body) for body in names["_bodies"]) >= 2, submission
+
+
 def test_resolve_attribute_checks():
     check.resolve_attribute(resolve_attribute)
     for name in (
