@@ -697,6 +697,24 @@ def test_clamped_control_case_sets_the_force_by_its_clamp(seed):
     assert min(abs(case["ctrl"] - low), abs(case["ctrl"] - high)) >= 0.2
 
 
+@pytest.mark.parametrize("seed", range(10))
+def test_clamped_force_case_clamps_the_whole_force(seed):
+    """random_force_case(clamped_force=True): MuJoCo's force clamped with the bias in it and
+    the force clamped before the bias is added differ by at least a fifth of the bias."""
+    case = check.random_force_case(np.random.default_rng(seed), clamped_force=True)
+    model = robots.compile_link(
+        check._shortcut(case["kind"], case["kp"], case["kv"]).replace(
+            "/>", ' gear="{}" forcerange="{} {}"/>'.format(case["gear"], *case["forcerange"])
+        )
+    )
+    gain, bias = robots.parameters(model)
+    state = robots.actuate(model, case["ctrl"], case["qpos"], case["qvel"])
+    low, high = case["forcerange"]
+    clamped_first = min(max(gain[0] * case["ctrl"], low), high) + bias[1] * state.length
+    assert low <= state.force <= high
+    assert abs(clamped_first - state.force) >= 0.2 * abs(bias[1] * state.length) > 0
+
+
 def test_random_shortcut_keeps_a_given_kind():
     rng = np.random.default_rng(3)
     assert [check.random_shortcut(rng, kind)[0] for kind in check.KINDS] == list(check.KINDS)
