@@ -685,3 +685,50 @@ PLOTS = {
         _TIMES, {"kp 50": 0.08 * (1 - np.exp(-10 * _TIMES)), "kp 200": 0.02 * _TIMES}
     ),
 }
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_clamped_control_case_sets_the_force_by_its_clamp(seed):
+    """random_force_case(clamped_ctrl=True): the control lies outside its range and no force
+    limit hides it, so MuJoCo's force differs from the one the unclamped control gives."""
+    case = check.random_force_case(np.random.default_rng(seed), clamped_ctrl=True)
+    low, high = case["ctrlrange"]
+    assert "forcerange" not in case and not low <= case["ctrl"] <= high
+    assert min(abs(case["ctrl"] - low), abs(case["ctrl"] - high)) >= 0.2
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_clamped_force_case_clamps_the_whole_force(seed):
+    """random_force_case(clamped_force=True): MuJoCo's force clamped with the bias in it and
+    the force clamped before the bias is added differ by at least a fifth of the bias."""
+    case = check.random_force_case(np.random.default_rng(seed), clamped_force=True)
+    model = robots.compile_link(
+        check._shortcut(case["kind"], case["kp"], case["kv"]).replace(
+            "/>", ' gear="{}" forcerange="{} {}"/>'.format(case["gear"], *case["forcerange"])
+        )
+    )
+    gain, bias = robots.parameters(model)
+    state = robots.actuate(model, case["ctrl"], case["qpos"], case["qvel"])
+    low, high = case["forcerange"]
+    clamped_first = min(max(gain[0] * case["ctrl"], low), high) + bias[1] * state.length
+    assert low <= state.force <= high
+    assert abs(clamped_first - state.force) >= 0.2 * abs(bias[1] * state.length) > 0
+
+
+def test_random_shortcut_keeps_a_given_kind():
+    rng = np.random.default_rng(3)
+    assert [check.random_shortcut(rng, kind)[0] for kind in check.KINDS] == list(check.KINDS)
+
+
+# no clamped control, no position servo (39); no force clamped with its bias (4039)
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(("salt", "seeds"), [(39, (44, 54)), (4039, (26,))])
+def test_hidden_draws_catch_the_mistakes_that_once_escaped(salt, seeds, monkeypatch):
+    """On the seeds where a mistake once passed a test's hidden part (found by
+    sweep_hidden_cases.py --mistakes --hidden-only), every mistake now fails the hidden part
+    of each test it LOSES."""
+    import sweep_hidden_cases
+
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")  # the sweep sets it; put it back
+    escapes, _ = sweep_hidden_cases.sweep_mistakes(LESSON, seeds, salt, hidden_only=True)
+    assert escapes == []

@@ -601,3 +601,29 @@ PLOTS = {
         [20.0, 30.0, 40.0], [0.0, 0.66, 2.0], [0.0, 0.65, 2.0], 0.5
     ),
 }
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_one_way_masks_collide_through_one_direction_only(seed):
+    """MuJoCo makes a contact for one_way_masks, yet no contype shares a bit with the other
+    contype nor a conaffinity with the other conaffinity (what contype_against_contype tests)."""
+    rng = np.random.default_rng(seed)
+    for first in (True, False):
+        contype1, conaffinity1, contype2, conaffinity2 = check.one_way_masks(rng, first)
+        assert scenes.collides(contype1, conaffinity1, contype2, conaffinity2)
+        assert contype1 & contype2 == 0 and conaffinity1 & conaffinity2 == 0
+        assert bool(contype1 & conaffinity2) == first and bool(contype2 & conaffinity1) != first
+
+
+# no masks that meet one way only
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(("salt", "seeds"), [(39, (2, 3))])
+def test_hidden_draws_catch_the_mistakes_that_once_escaped(salt, seeds, monkeypatch):
+    """On the seeds where a mistake once passed a test's hidden part (found by
+    sweep_hidden_cases.py --mistakes --hidden-only), every mistake now fails the hidden part
+    of each test it LOSES."""
+    import sweep_hidden_cases
+
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")  # the sweep sets it; put it back
+    escapes, _ = sweep_hidden_cases.sweep_mistakes(LESSON, seeds, salt, hidden_only=True)
+    assert escapes == []

@@ -696,10 +696,56 @@ def test_hidden_default_models_alone_catch_each_slip(name):
     for submission in range(3):  # the cases of three submissions
         rng = lesson_code.hidden_generator(3801, submission)
         models = [lab.random_defaults(rng, int(rng.integers(3, 7))) for _ in range(4)]
+        models.append(lab.inherited_defaults(rng))
         with pytest.raises(AssertionError, match="Walk up from the element"):
             check.resolve_attribute(
                 mistake(name, "resolve_attribute"), models, check.RANDOM_DEFAULT_ATTRIBUTES
             )
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_inherited_defaults_take_every_value_from_the_setter_class(seed):
+    """In lab.inherited_defaults MuJoCo gives each geom and joint the values of class setter
+    (never main's): through an empty class nested in it, or a childclass bodies out."""
+    xml = lab.inherited_defaults(np.random.default_rng(seed))
+    model = compiled.compile_xml(xml)
+    for element, attribute in check.RANDOM_DEFAULT_ATTRIBUTES:
+        classes = lab.default_classes(xml, element, attribute)
+        assert classes["setter"][1] != classes["main"][1]
+        assert {p[1] for c, p in classes.items() if c.startswith("empty")} == {None}
+        got = [float(model.geom_friction[g][0]) for g in range(model.ngeom)]
+        if element == "joint":
+            got = [float(model.dof_damping[model.jnt_dofadr[j]]) for j in range(model.njnt)]
+        assert got == pytest.approx([classes["setter"][1]] * 2)
+        rows = {row[0]: row[1:] for row in lab.element_defaults(xml, element, attribute)}
+        own, own_class, childclasses = rows[f"{element}1"]
+        assert own is None and own_class is None and childclasses[0] is None
+        assert rows[f"{element}2"][1].startswith("empty")
+
+
+def test_hidden_rebuild_tensors_hold_a_mirrored_eigh():
+    """The hidden rebuild test's tensors include one whose eigh eigenvectors have determinant
+    -1, on every submission: the case eigenvectors_mirrored gets wrong."""
+    hidden = _test_cells()["principal_axes_rebuild_tensor"].split("### BEGIN HIDDEN TESTS")[1]
+    code = hidden.split("check.principal_axes_rebuild")[0]  # the draw, not the check
+    for submission in range(100):  # without the loop, about 7 in 100 draw none
+        names = {"np": np, "lab": lab, "expect": expect}
+        with lesson_code.as_graded(submission):
+            exec(code, names)
+        dets = [np.linalg.det(np.linalg.eigh(t)[1]) for t in names["_tensors"]]
+        assert min(dets) < 0, submission
+
+
+def test_hidden_turned_bodies_hold_one_of_several_geoms():
+    """The hidden turned-geoms test always has a body of two or more geoms, whose inertia needs
+    the parallel-axis term (four bodies of one geom each, 1 draw in 256, would not)."""
+    hidden = _test_cells()["body_inertia_from_geoms_turned"].split("### BEGIN HIDDEN TESTS")[1]
+    code = hidden.split("check.body_from_geoms_inertia_turned")[0]  # the draw, not the check
+    for submission in range(50):
+        names = {"np": np, "lab": lab, "expect": expect}
+        with lesson_code.as_graded(submission):
+            exec(code, names)
+        assert max(len(body) for body in names["_bodies"]) >= 2, submission
 
 
 def test_resolve_attribute_checks():
@@ -2055,3 +2101,17 @@ CLAIMS = [
 test_claim_is_in_the_prose_and_true, test_claims_count = lesson_code.claims_tests(
     CLAIMS, PROSE, minimum=80
 )
+
+
+# class parents, childclass and mirrored eigenvectors (salt 39); four one-geom bodies (4039)
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(("salt", "seeds"), [(39, (13, 87)), (4039, (49,))])
+def test_hidden_draws_catch_the_mistakes_that_once_escaped(salt, seeds, monkeypatch):
+    """On the seeds where a mistake once passed a test's hidden part (found by
+    sweep_hidden_cases.py --mistakes --hidden-only), every mistake now fails the hidden part
+    of each test it LOSES."""
+    import sweep_hidden_cases
+
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")  # the sweep sets it; put it back
+    escapes, _ = sweep_hidden_cases.sweep_mistakes(LESSON, seeds, salt, hidden_only=True)
+    assert escapes == []

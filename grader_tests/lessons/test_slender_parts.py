@@ -933,3 +933,17 @@ PLOTS = {
         _TIMES, {"marker": 0.6 * _TIMES**2, "tube": 0.43 * _TIMES**2}, {"marker": 1.2, "tube": 0.9}
     ),
 }
+
+
+# ten clear-cut parts, none of them raised: a rule that never raises passed (salt 9039)
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(("salt", "seeds"), [(9039, (37,))])
+def test_hidden_draws_catch_the_mistakes_that_once_escaped(salt, seeds, monkeypatch):
+    """On the seeds where a mistake once passed a test's hidden part (found by
+    sweep_hidden_cases.py --mistakes --hidden-only), every mistake now fails the hidden part
+    of each test it LOSES."""
+    import sweep_hidden_cases
+
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")  # the sweep sets it; put it back
+    escapes, _ = sweep_hidden_cases.sweep_mistakes(LESSON, seeds, salt, hidden_only=True)
+    assert escapes == []

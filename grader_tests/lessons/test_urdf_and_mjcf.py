@@ -728,3 +728,28 @@ PLOTS = {
         0.8,
     ),
 }
+
+
+@pytest.mark.parametrize("seed", [5501, 5502, 5503, 5504, 7, 8])
+def test_axisless_arm_has_a_moving_joint_without_axis(seed):
+    """urdf_arm(axisless=True): joint1 has no <axis> (URDF's x), and MuJoCo's import turns
+    it about x of its frame."""
+    text = arms.urdf_arm(seed, axisless=True)
+    block = text.split('<joint name="joint1"')[1].split("</joint>")[0]
+    assert "<axis" not in block
+    model = urdf.compile_urdf(text)
+    assert np.allclose(model.joint("joint1").axis, [1, 0, 0])
+
+
+# four arms without a joint lacking <axis>
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(("salt", "seeds"), [(39, (79, 94))])
+def test_hidden_draws_catch_the_mistakes_that_once_escaped(salt, seeds, monkeypatch):
+    """On the seeds where a mistake once passed a test's hidden part (found by
+    sweep_hidden_cases.py --mistakes --hidden-only), every mistake now fails the hidden part
+    of each test it LOSES."""
+    import sweep_hidden_cases
+
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")  # the sweep sets it; put it back
+    escapes, _ = sweep_hidden_cases.sweep_mistakes(LESSON, seeds, salt, hidden_only=True)
+    assert escapes == []

@@ -61,9 +61,10 @@ def actuator_parameters(actuator_parameters) -> None:
     expect.ok("gain and bias are what MuJoCo compiles for <motor>, <position> and <velocity>.")
 
 
-def random_shortcut(rng: np.random.Generator) -> tuple[str, float, float]:
-    """A kind with a kp and kv the lesson never shows (a position servo without kv, too)."""
-    kind = KINDS[int(rng.integers(3))]
+def random_shortcut(rng: np.random.Generator, kind: str | None = None) -> tuple[str, float, float]:
+    """A kind (random unless given) with a kp and kv the lesson never shows (a position servo
+    without kv, too)."""
+    kind = KINDS[int(rng.integers(3))] if kind is None else kind
     kp = float(np.round(rng.uniform(5, 500), 3))
     kv = (
         0.0
@@ -122,9 +123,18 @@ def compare_force(
     )
 
 
-def random_force_case(rng: np.random.Generator) -> dict:
+def random_force_case(
+    rng: np.random.Generator, clamped_ctrl: bool = False, clamped_force: bool = False
+) -> dict:
     """A shortcut, a state and limits the lesson never shows, as compare_force's keywords;
-    about half the cases clamp the control, the force, or both."""
+    about half the cases clamp the control, the force, or both. clamped_ctrl: a case whose
+    control lies 0.2 to 1 outside its ctrlrange and whose force has no limit, so that the
+    clamped control alone sets the force. clamped_force: a position servo held away from its
+    target, whose bias force is more than twice its forcerange's largest limit."""
+    if clamped_ctrl:
+        return _clamped_ctrl_case(rng)
+    if clamped_force:
+        return _clamped_force_case(rng)
     kind, kp, kv = random_shortcut(rng)
     case = {"kind": kind, "kp": kp, "kv": kv, "gear": float(np.round(rng.uniform(0.3, 4), 3))}
     case["ctrl"] = float(rng.uniform(-2, 2))
@@ -134,6 +144,33 @@ def random_force_case(rng: np.random.Generator) -> dict:
     if rng.random() < 0.6:
         limit = float(np.round(rng.uniform(0.5, 30), 3))
         case["forcerange"] = (-limit, limit * float(rng.choice([1.0, 0.5])))
+    return case
+
+
+def _clamped_ctrl_case(rng: np.random.Generator) -> dict:
+    """random_force_case's case with the control outside its ctrlrange, no forcerange."""
+    kind, kp, kv = random_shortcut(rng)
+    case = {"kind": kind, "kp": kp, "kv": kv, "gear": float(np.round(rng.uniform(0.3, 4), 3))}
+    low, high = sorted(np.round(rng.uniform(-1.2, 1.2, 2), 3).tolist())
+    past = float(rng.uniform(0.2, 1.0))
+    case["ctrl"] = high + past if rng.random() < 0.5 else low - past
+    case["ctrlrange"] = (low, high)
+    case["qpos"], case["qvel"] = float(rng.uniform(-1, 1)), float(rng.uniform(-2, 2))
+    return case
+
+
+def _clamped_force_case(rng: np.random.Generator) -> dict:
+    """random_force_case's position servo at rest, 0.3 to 1 rad from zero, with no ctrlrange
+    and a forcerange whose limits are at most 0.4 of its bias force gear * kp * |qpos|: the
+    force clamped with the bias in it, and the one clamped before the bias is added, lie
+    in ranges that do not overlap."""
+    _, kp, kv = random_shortcut(rng, "position")
+    case = {"kind": "position", "kp": kp, "kv": kv, "gear": float(np.round(rng.uniform(0.3, 4), 3))}
+    case["qpos"] = float(rng.choice([-1.0, 1.0]) * rng.uniform(0.3, 1.0))
+    case["ctrl"], case["qvel"] = float(rng.uniform(-2, 2)), 0.0
+    bias = case["gear"] * kp * abs(case["qpos"])
+    limit = float(np.round(rng.uniform(0.05, 0.4) * bias, 3))
+    case["forcerange"] = (-limit, limit * float(rng.choice([1.0, 0.5])))
     return case
 
 

@@ -52,6 +52,17 @@ def random_masks(rng: np.random.Generator) -> tuple[int, int, int, int]:
     return tuple(int(v) for v in rng.integers(0, 8, 4))
 
 
+def one_way_masks(rng: np.random.Generator, first: bool) -> tuple[int, int, int, int]:
+    """Masks (contype1, conaffinity1, contype2, conaffinity2) that share a bit in one
+    direction only: the first geom's contype with the second's conaffinity when `first`,
+    else the other way round. Three different bits of 0 to 5: no contype shares one with
+    the other contype, nor a conaffinity with the other conaffinity."""
+    shared, other, third = (1 << int(b) for b in rng.choice(6, size=3, replace=False))
+    if first:
+        return shared, other, third, shared
+    return third, shared, shared, other
+
+
 # --------------------------------------------------------------------------------------------
 # Step 2: mixing two geoms' parameters
 

@@ -444,6 +444,35 @@ def random_defaults(rng: np.random.Generator, n_classes: int = 5) -> str:
     return f'<mujoco model="random defaults">{tree}<worldbody>{world}</worldbody></mujoco>'
 
 
+def inherited_defaults(rng: np.random.Generator) -> str:
+    """MJCF of a random model for resolve_attribute in which every value comes from past one
+    level: a class that sets nothing, nested one or two deep in a class (not main) that sets
+    geom friction and joint damping, given to a geom and a joint; and a geom and a joint with
+    no class of their own, one to three bodies inside the body whose childclass is that class.
+    Main's own friction (0.1 to 0.9) and damping (0 to 2) never equal the class's (1.1 to 2.0
+    and 3 to 5)."""
+    empty = int(rng.integers(1, 3))
+    chain = "".join(f'<default class="empty{i}">' for i in range(1, empty + 1))
+    chain += "</default>" * empty  # empty1 holds empty2: neither sets anything
+    tree = (
+        f'<default><geom friction="{rng.uniform(0.1, 0.9):.3f}"/>'
+        f'<joint damping="{rng.uniform(0.0, 2.0):.3f}"/><default class="setter">'
+        f'<geom friction="{rng.uniform(1.1, 2.0):.3f}"/>'
+        f'<joint damping="{rng.uniform(3.0, 5.0):.3f}"/>{chain}</default></default>'
+    )
+    elements = (
+        '<joint name="joint{0}" {1}type="hinge"/><geom name="geom{0}" {1}type="sphere" size=".05"/>'
+    )
+    depth = int(rng.integers(1, 4))
+    inside = '<body pos="0 0 .2">' * depth + elements.format(1, "") + "</body>" * depth
+    classed = elements.format(2, f'class="empty{int(rng.integers(1, empty + 1))}" ')
+    world = (
+        f'<body pos="0 0 .2" childclass="setter">{inside}</body>'
+        f'<body pos=".3 0 .2">{classed}</body>'
+    )
+    return f'<mujoco model="inherited defaults">{tree}<worldbody>{world}</worldbody></mujoco>'
+
+
 # --------------------------------------------------------------------------------------------
 # Global options
 

@@ -432,6 +432,13 @@ def clear_case(content: str, r0: float, ratio: float = 4.0) -> bool:
     return abs(high / low / ratio - 1) > 0.03 and abs(low / ring - 1) > 0.03
 
 
+def rule_raises(content: str, r0: float, ratio: float = 4.0) -> bool:
+    """Whether the stack's rule (`raised`) raises the part of MJCF `content`, judged on
+    MuJoCo's compiled mass and moments."""
+    props = _content_properties(content)
+    return raised(float(props.mass), props.principal.tolist(), r0, ratio)[0]
+
+
 def random_round_part(
     rng: np.random.Generator,
     name: str = "part",

@@ -222,9 +222,11 @@ def _limit(rng: np.random.Generator, kind: str) -> str:
     return f'\n    <limit {bounds}effort="{effort!r}" velocity="1.0"/>'
 
 
-def _joint(rng: np.random.Generator, name: str, kind: str, parent: str, child: str) -> str:
+def _joint(
+    rng: np.random.Generator, name: str, kind: str, parent: str, child: str, axisless=False
+) -> str:
     axis = ""
-    if kind != "fixed" and rng.uniform() < 0.7:  # else URDF's default axis, x
+    if kind != "fixed" and rng.uniform() < 0.7 and not axisless:  # else URDF's default, x
         direction = rng.normal(size=3)
         axis = f'\n    <axis xyz="{_text(direction / np.linalg.norm(direction))}"/>'
     dynamics = ""
@@ -244,11 +246,13 @@ def _joint(rng: np.random.Generator, name: str, kind: str, parent: str, child: s
     )
 
 
-def urdf_arm(seed: int, moving: int | None = None) -> str:
+def urdf_arm(seed: int, moving: int | None = None, axisless: bool = False) -> str:
     """URDF text of a serial arm drawn from `seed`: a base link, 2 to 4 moving joints
     (revolute, continuous, prismatic, with and without <axis>, limits, effort, dynamics),
     links with rotated inertial origins, full inertia tensors and box / cylinder / sphere
     collisions and visuals, some fixed links between them and a massless tool link at the end.
+    axisless: the first moving joint has no <axis> (URDF's default, x); otherwise each has
+    one with probability 0.7. The same seed draws the same arm but for that axis.
     """
     rng = np.random.default_rng(seed)
     moving = int(rng.integers(2, 5)) if moving is None else moving
@@ -261,7 +265,7 @@ def urdf_arm(seed: int, moving: int | None = None) -> str:
             parent = mount
         kind = str(rng.choice(["revolute", "revolute", "continuous", "prismatic"]))
         links.append(_link(rng, f"link{i}", shapes=int(rng.integers(1, 3))))
-        joints.append(_joint(rng, f"joint{i}", kind, parent, f"link{i}"))
+        joints.append(_joint(rng, f"joint{i}", kind, parent, f"link{i}", axisless and i == 1))
         parent = f"link{i}"
     links.append(URDF_LINK.format(name="tool", inertial="", visual="", collisions=""))
     joints.append(_joint(rng, "tool_joint", "fixed", parent, "tool"))
