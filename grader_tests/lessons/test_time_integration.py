@@ -25,6 +25,7 @@ import lesson_code
 import mujoco
 import numpy as np
 import pytest
+import sweep_hidden_cases
 
 from classroom.nbgrader_ext import notebooks
 from classroom.nbgrader_ext.verdicts import trusted
@@ -621,18 +622,7 @@ def test_old_velocity_is_named_in_the_notebook_block(fixture, run_check):
 
 def _trusted_lesson():
     """The lesson as the grader's trusted side reads it from the gradebook, here from source/."""
-    source = notebooks.read_lesson(LESSON)
-    setup, answers, tests = [], {}, {}
-    for cell in source.cells:
-        if cell.cell_type != "code":
-            continue
-        if notebooks.is_answer(cell):
-            answers.update(trusted.defined_names(cell.source))
-        elif notebooks.is_test(cell):
-            tests[notebooks.grade_id(cell)] = cell.source
-        elif notebooks.is_locked(cell):
-            setup += trusted.imports_of(cell.source)
-    return trusted.TrustedLesson("\n".join(setup), answers, tests)
+    return sweep_hidden_cases.trusted_lesson(notebooks.read_lesson(LESSON))
 
 
 @pytest.mark.parametrize("fixture", OLD_VELOCITY_FIXTURES)
