@@ -348,6 +348,11 @@ def grade_class(plan: GradingPlan, config, work: Path, graders) -> tuple[list[Re
     if not plan.shard:
         if plan.journal:
             context.journal = state.Journal(root, state.course_key(root))
+            if context.journal.cut_short:
+                facts.problems.append(
+                    "the results journal's last line was cut short by a killed run: "
+                    "that one result is not reused"
+                )
         journal = context.journal
         context.save = lambda results: save_outputs(
             out, config, with_earlier(journal, results), facts

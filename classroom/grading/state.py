@@ -99,12 +99,28 @@ def submission_digest(job: Job) -> str:
     return digest.hexdigest()
 
 
+def _ends_cut_short(path: Path) -> bool:
+    """Whether the file's last line has no newline (False for no file or an empty one)."""
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            if handle.tell() == 0:
+                return False
+            handle.seek(-1, os.SEEK_END)
+            return handle.read(1) != b"\n"
+    except FileNotFoundError:
+        return False
+
+
 class Journal:
     """The results recorded so far, one signed JSON line each, flushed as they come."""
 
     def __init__(self, root: Path, key: bytes):
         self.path = state_dir(root) / JOURNAL
         self.key = key
+        # A run killed mid-write leaves a last line without its newline (the kernel stops a
+        # write of several pages at a fatal signal); the first append starts a new line.
+        self.cut_short = _ends_cut_short(self.path)
 
     def append(self, result: Result, content: str | None) -> None:
         self.append_many([(result, content)])
@@ -119,6 +135,9 @@ class Journal:
             + "\n"
             for result, content in entries
         ]
+        if self.cut_short:
+            lines.insert(0, "\n")
+            self.cut_short = False
         with open(self.path, "a", encoding="utf-8") as handle:
             handle.write("".join(lines))
             handle.flush()

@@ -690,8 +690,12 @@ def test_sigkill_midway_loses_no_finished_result(tmp_path):
     kept = {student: outputs_digest(root, student) for student in reusable}
     orphaned = orphaned_sandbox_folders()
     assert orphaned, "the killed run's workers left no sandbox folder: is this test still real?"
+    # The kill can land inside a write of several pages: the journal's last line cut short.
+    cut_short = state.Journal(root, state.course_key(root)).cut_short
     run_grade(root)
     reap()
+    said = "journal's last line was cut short" in (root / "grading_report.txt").read_text()
+    assert said == cut_short, f"journal cut short {cut_short}, said in the report {said}"
     assert not [f for f in orphaned if os.path.exists(f)], "the re-run left them in /tmp"
     again = journal(root)
     assert sorted(again) == sorted(students)
