@@ -12,6 +12,7 @@ import logging
 from pathlib import Path
 
 from classroom import build
+from classroom.nbgrader_ext import nbgrader_log
 
 
 class GradeError(RuntimeError):
@@ -47,14 +48,14 @@ def register(staging: Path, lesson: str, db_url: str) -> None:
 
 def _reason(lesson: str, log: str) -> str:
     """One line saying why nbgrader could not generate lesson, read from its log."""
-    errors = [line for line in log.splitlines() if line.startswith(("RuntimeError", "ValueError"))]
+    errors = nbgrader_log.error_lines(log.splitlines())
     if any("because there are submissions" in line for line in errors):
         return (
             f"{lesson}'s test cells changed after submissions were graded in this gradebook; "
             "grade them into a new gradebook, or remove the lesson's submissions from it first "
             "(nbgrader db assignment remove --force)"
         )
-    why = errors[-1].split(":", 1)[-1].strip() if errors else "see the log below"
+    why = nbgrader_log.message(errors[0]) if errors else "see the log below"
     return f"nbgrader could not generate {lesson}: {why}"
 
 

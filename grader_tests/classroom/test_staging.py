@@ -25,6 +25,18 @@ def test_other_failures_quote_nbgrader_s_error():
     )
 
 
+def test_the_cause_is_named_not_the_exception_that_wrapped_it():
+    """nbgrader logs an exception again as it wraps it: the first error line is the cause."""
+    log = (
+        "[GenerateAssignment | ERROR] ValueError: duplicate grade id 'setup'\n"
+        "    ValueError: duplicate grade id 'setup'\n"
+        "nbgrader.converters.base.NbGraderException: Please see the error log above\n"
+    )
+    assert staging._reason("01", log).endswith(": duplicate grade id 'setup'")
+    wrapped_last = "ValueError: bad cell\nRuntimeError: nbgrader failed on 01\n"
+    assert staging._reason("01", wrapped_last) == "nbgrader could not generate 01: bad cell"
+
+
 def test_a_lesson_the_gradebook_holds_as_released_is_not_generated_again(tmp_path, monkeypatch):
     """The course's gradebook is generated into only when its cells differ from the source's:
     a lesson as released is left as it is, and an edited test cell is written."""

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import copy
 import logging
-import re
 import tempfile
 from pathlib import Path
+
+from classroom.nbgrader_ext import nbgrader_log
 
 log = logging.getLogger("classroom.lesson_registration")
 
@@ -103,7 +104,7 @@ class _KeptErrors(logging.Handler):
         said = str(exc).strip()
         if said and "see the" not in said.lower():
             return said
-        errors = [line for line in self.lines if re.match(r"[\w.]*(Error|Exception): ", line)]
+        errors = nbgrader_log.error_lines(self.lines)
         return (errors or self.lines or [said or type(exc).__name__])[0]
 
 
