@@ -33,6 +33,10 @@ COURSE = "mujoco-physics"
 A, B = "04-frames-and-quaternions", "06-slender-parts"
 CELLS = {"test_a": 2.0, "test_b": 3.0}  # grade_id: points, in each lesson
 
+# The fixtures write submissions with nbgrader's add_submission, which trips SQLAlchemy 2's
+# autoflush warnings (nbgrader's code; the grading command's own writes do not).
+pytestmark = pytest.mark.filterwarnings("ignore:.*not in session")
+
 
 def make_gradebook(path: Path, scores: dict[tuple[str, str], dict[str, float]], students) -> str:
     """A gradebook with lessons A and B (one notebook, CELLS), `students` ({id: (first,
