@@ -48,6 +48,12 @@ c.ExchangeFactory.release_feedback = (
     "classroom.nbgrader_ext.preprocessors.exchange_feedback.ReleaseFeedbackOnExchange"
 )
 
+# `nbgrader collect`: only the regular files and folders a student handed in; a symbolic link
+# in the exchange (to the gradebook, to the course) is named and left, never followed.
+c.ExchangeFactory.collect = (
+    "classroom.nbgrader_ext.preprocessors.exchange_collect.CollectRegularFiles"
+)
+
 c.CourseDirectory.root = str(ROOT)
 c.CourseDirectory.course_id = "mujoco-physics"
 # Release, collect and fetch go through an exchange folder that must be writable; a JupyterHub

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from classroom.grading import lms
-from classroom.grading.intake import IGNORED, Intake, Submission
+from classroom.grading.intake import IGNORED, Intake, Submission, files_below
 from classroom.grading.submissions import HOUSEKEEPING, lesson_by_cells, name_key
 
 PATTERN = "pattern"  # the form of a file read by a pattern rather than by an LMS's naming
@@ -109,15 +109,6 @@ def extract(archive: Path, target: Path, repaired: list[str] | None = None) -> P
         extract(inner, inner.with_suffix(""), repaired)
         inner.unlink()
     return target
-
-
-def _files_below(folder: Path) -> list[Path]:
-    skip = IGNORED | HOUSEKEEPING
-    return sorted(
-        p
-        for p in folder.rglob("*")
-        if p.is_file() and not (set(p.relative_to(folder).parts) & skip)
-    )
 
 
 def _plugins(pattern: str | None, config, files: list[Path]) -> list:
@@ -268,7 +259,7 @@ def read_download(path: Path | str, lessons: list[str], workdir: Path | str, *, 
         raise DownloadError(f"no such download: {path}")
     repaired: list[str] = []
     root = extract(path, Path(workdir) / "download", repaired) if path.is_file() else path
-    files = _files_below(root)
+    files, left = files_below(root, IGNORED | HOUSEKEEPING)
     if not files:
         raise DownloadError(f"{path} holds no files")
     plugins = _plugins(pattern, config, files)
@@ -286,6 +277,8 @@ def read_download(path: Path | str, lessons: list[str], workdir: Path | str, *, 
             f"read as UTF-8 (for example {repaired[0]})"
         )
     download.warnings += filter(None, [mixed_warning(download.forms)])
+    if left:
+        download.warnings.append(f"left out, not graded: {', '.join(left)}")
     _place(entries, lessons, releases)
     download.students = {entry.student for entry in entries}
     for entry in entries:

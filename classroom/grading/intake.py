@@ -38,12 +38,30 @@ class Intake:
     warnings: list[str] = field(default_factory=list)  # one line each, for the run's warnings
 
 
-def _files_below(folder: Path) -> list[Path]:
-    return sorted(
-        path
-        for path in folder.rglob("*")
-        if path.is_file() and not (set(path.relative_to(folder).parts) & IGNORED)
-    )
+def files_below(folder: Path, skip: set[str]) -> tuple[list[Path], list[str]]:
+    """(the regular files under folder, none of whose path parts is in skip; the rest that is
+    not a folder, "relative/path (a symbolic link)", left out). A link is never followed: what
+    it points at is not the student's to hand in (a link to the gradebook or to the course
+    would carry it into the student's grading)."""
+    if folder.is_symlink():
+        return [], [f"{folder.name} (a symbolic link)"]
+    files, left = [], []
+    for path in sorted(folder.rglob("*")):  # rglob does not go into a linked folder
+        relative = path.relative_to(folder)
+        if set(relative.parts) & skip:
+            continue
+        if path.is_symlink():
+            left.append(f"{relative.as_posix()} (a symbolic link)")
+        elif path.is_file():
+            files.append(path)
+        elif not path.is_dir():
+            left.append(f"{relative.as_posix()} (not a regular file)")
+    return files, left
+
+
+def _note_left_out(submission: Submission, left: list[str]) -> None:
+    if left:
+        submission.note("left-out", f"left out, not graded: {', '.join(left)}")
 
 
 def _read_timestamp(folder: Path) -> str | None:
@@ -81,7 +99,9 @@ def lessons_in_tree(folder: Path, known: list[str]) -> list[str]:
 
 def _loose_notebooks(student_dir: Path, lesson: str) -> list[Path]:
     return [
-        p for p in student_dir.iterdir() if p.is_file() and name_key(p.name) == name_key(lesson)
+        p
+        for p in student_dir.iterdir()
+        if p.is_file() and not p.is_symlink() and name_key(p.name) == name_key(lesson)
     ]
 
 
@@ -93,9 +113,9 @@ def from_submitted(folder: Path | str, lessons: list[str], skip_absent: bool = F
     class, whose mistake students each take one lesson)."""
     folder = Path(folder)
     submissions = []
-    students = sorted(
-        p for p in folder.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))
-    )
+    folders = [p for p in folder.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))]
+    students = sorted(p for p in folders if not p.is_symlink())
+    linked = sorted(p.name for p in folders if p.is_symlink())
     for student_dir in students:
         for lesson in lessons:
             submission = Submission(student_dir.name, lesson)
@@ -104,7 +124,9 @@ def from_submitted(folder: Path | str, lessons: list[str], skip_absent: bool = F
             if lesson_dir is not None:
                 if renamed:
                     submission.note("renamed", renamed)
-                submission.files = [str(p) for p in _files_below(lesson_dir)]
+                files, left = files_below(lesson_dir, IGNORED)
+                submission.files = [str(p) for p in files]
+                _note_left_out(submission, left)
                 submission.base = str(lesson_dir)
                 submission.timestamp = _read_timestamp(lesson_dir)
             elif loose:
@@ -117,26 +139,30 @@ def from_submitted(folder: Path | str, lessons: list[str], skip_absent: bool = F
             elif skip_absent:
                 continue
             submissions.append(submission)
-    return Intake(submissions)
+    warnings = [f"student folders that are symbolic links, not graded: {', '.join(linked)}"]
+    return Intake(submissions, warnings=warnings if linked else [])
 
 
 def from_exchange(root: Path | str, lessons: list[str], config) -> tuple[Path, list[str]]:
     """Collect the latest submissions from nbgrader's exchange into root/submitted with
-    nbgrader's own ExchangeCollect; returns the submitted folder and collect's problems."""
+    nbgrader's collect, taking only regular files (CollectRegularFiles); returns the
+    submitted folder and collect's problems, one line each."""
     from nbgrader.coursedir import CourseDirectory
     from nbgrader.exchange import ExchangeError
-    from nbgrader.exchange.default.collect import ExchangeCollect
+
+    from classroom.nbgrader_ext.preprocessors.exchange_collect import CollectRegularFiles
 
     problems = []
     for lesson in lessons:
         coursedir = CourseDirectory(config=config)
         coursedir.assignment_id = lesson
-        collect = ExchangeCollect(coursedir=coursedir, config=config)
+        collect = CollectRegularFiles(coursedir=coursedir, config=config)
         collect.update = True
         try:
             collect.start()
         except (ExchangeError, OSError) as exc:  # an empty or missing exchange, rights
             problems.append(f"{lesson}: nbgrader collect found nothing to collect ({exc})")
+        problems += collect.left_out
     folder = Path(coursedir.root) / coursedir.submitted_directory
     if not folder.is_dir() or not any(folder.iterdir()):
         where = getattr(config.Exchange, "root", None) or "the exchange"

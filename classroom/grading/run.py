@@ -95,7 +95,7 @@ def gather(plan: GradingPlan, config, known: list[str], work: Path) -> tuple[lis
     if not lessons:
         raise GradeError(f"no lesson of source/ found in {folder} (lessons: {known})")
     taken = intake.from_submitted(folder, lessons, skip_absent=plan.skip_absent)
-    return lessons, taken.submissions, RunFacts(input=said, problems=list(problems))
+    return lessons, taken.submissions, RunFacts(input=said, problems=problems + taken.warnings)
 
 
 def _from_download(plan: GradingPlan, config, known: list[str], work: Path):

@@ -491,6 +491,27 @@ def test_submitted_tree_intake_notes_renamed_folders(toy, tmp_path):
 
 
 @pytest.mark.timeout(60)
+def test_submitted_tree_intake_follows_no_link(tmp_path):
+    """A link in a submitted/ tree is left out and said, never followed into the grading."""
+    folder = tmp_path / "submitted"
+    (tmp_path / "private").mkdir()
+    (tmp_path / "private" / "grades.csv").write_text("everyone's grades")
+    lesson = folder / "gil" / TOY
+    lesson.mkdir(parents=True)
+    (lesson / f"{TOY}.ipynb").write_text("{}")
+    (lesson / "grades.csv").symlink_to(tmp_path / "private" / "grades.csv")
+    (lesson / "private").symlink_to(tmp_path / "private")
+    (folder / "oscar").symlink_to(tmp_path / "private")
+    taken = intake.from_submitted(folder, [TOY])
+    (gil,) = taken.submissions
+    assert gil.files == [str(lesson / f"{TOY}.ipynb")]
+    (note,) = gil.notes
+    assert note.kind == "left-out" and "grades.csv (a symbolic link)" in note.text
+    assert "private (a symbolic link)" in note.text
+    assert taken.warnings == ["student folders that are symbolic links, not graded: oscar"]
+
+
+@pytest.mark.timeout(60)
 def test_progress_line_counts_and_time_left():
     import io
 
