@@ -42,9 +42,7 @@ def files_below(folder: Path, skip: set[str]) -> tuple[list[Path], list[str]]:
     """(the regular files under folder, none of whose path parts is in skip; the rest that is
     not a folder, "relative/path (a symbolic link)", left out). A link is never followed: what
     it points at is not the student's to hand in (a link to the gradebook or to the course
-    would carry it into the student's grading)."""
-    if folder.is_symlink():
-        return [], [f"{folder.name} (a symbolic link)"]
+    would carry it into the student's grading). folder itself may be a link (the instructor's)."""
     files, left = [], []
     for path in sorted(folder.rglob("*")):  # rglob does not go into a linked folder
         relative = path.relative_to(folder)
@@ -125,6 +123,8 @@ def from_submitted(folder: Path | str, lessons: list[str], skip_absent: bool = F
                 if renamed:
                     submission.note("renamed", renamed)
                 files, left = files_below(lesson_dir, IGNORED)
+                if lesson_dir.is_symlink():
+                    files, left = [], [f"{lesson_dir.name} (a symbolic link)"]
                 submission.files = [str(p) for p in files]
                 _note_left_out(submission, left)
                 submission.base = str(lesson_dir)

@@ -509,6 +509,9 @@ def test_submitted_tree_intake_follows_no_link(tmp_path):
     assert note.kind == "left-out" and "grades.csv (a symbolic link)" in note.text
     assert "private (a symbolic link)" in note.text
     assert taken.warnings == ["student folders that are symbolic links, not graded: oscar"]
+    (tmp_path / "class").symlink_to(folder)  # the instructor's own link to the tree is fine
+    (gil,) = intake.from_submitted(tmp_path / "class", [TOY]).submissions
+    assert [Path(f).name for f in gil.files] == [f"{TOY}.ipynb"]
 
 
 @pytest.mark.timeout(60)
