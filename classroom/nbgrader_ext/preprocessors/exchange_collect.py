@@ -103,4 +103,6 @@ def _kind(mode: int) -> str:
 
 
 def _relative(path: Path, root: Path) -> str:
-    return path.relative_to(root).as_posix()
+    """The path under root, printable: a name the student chose keeps the report's line one."""
+    text = path.relative_to(root).as_posix()
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

@@ -49,6 +49,7 @@ def exchange(tmp_path) -> Path:
     (mallory / "data" / "grades.csv").symlink_to(course / "private" / "grades.csv")
     (mallory / "private").symlink_to(course / "private")
     os.mkfifo(mallory / "pipe")
+    (mallory / "two\nlines").symlink_to(course / "private" / "grades.csv")
     (inbound / f"oscar+{LESSON}+{STAMP}+a1b2").symlink_to(course / "source" / LESSON)
     return tmp_path
 
@@ -121,6 +122,7 @@ def test_what_was_left_out_is_named_in_one_line_a_submission(exchange, caplog):
         "private (a symbolic link)",
         "data/grades.csv (a symbolic link)",
         "pipe (not a regular file)",
+        "two\\nlines (a symbolic link)",
     ):
         assert named in mallory, mallory
     assert oscar.startswith(f"oscar's {LESSON}:") and "folder itself is a symbolic link" in oscar
