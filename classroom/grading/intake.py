@@ -162,7 +162,7 @@ def from_exchange(root: Path | str, lessons: list[str], config) -> tuple[Path, l
             collect.start()
         except (ExchangeError, OSError) as exc:  # an empty or missing exchange, rights
             problems.append(f"{lesson}: nbgrader collect found nothing to collect ({exc})")
-        problems += collect.left_out
+        problems += collect.problems
     folder = Path(coursedir.root) / coursedir.submitted_directory
     if not folder.is_dir() or not any(folder.iterdir()):
         where = getattr(config.Exchange, "root", None) or "the exchange"

@@ -13,13 +13,22 @@ nbgrader_config.py makes this subclass the exchange's collect, and the grading c
 without following any link (os.fwalk, file descriptors all the way down, so a link swapped in
 while it is copied is not followed either), taking only regular files and folders. What was
 left out (links, pipes and devices, unreadable files) is named in one line for the
-submission, in the log and in `left_out`; nbgrader's own copy (its size limits, its ignore
+submission, in the log and in `problems`; nbgrader's own copy (its size limits, its ignore
 patterns, group-shared modes) then runs on the private copy.
+
+A learner can also put a folder in the exchange under another learner's name. nbgrader's
+`check_owner` compares the folder owner's name with the student's, which differ on many hubs
+(The Littlest JupyterHub's `jupyter-erin` submits as `erin`), and only logs it; an account
+that submitted one lesson under two students' names is told apart everywhere the learners'
+accounts differ, and said in `problems` too (collected as nbgrader collects it: which one is
+not theirs is for the instructor to find out).
 """
 
 from __future__ import annotations
 
+import glob
 import os
+import pwd
 import stat
 import tempfile
 from pathlib import Path
@@ -34,7 +43,33 @@ class CollectRegularFiles(ExchangeCollect):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.left_out: list[str] = []  # one line per submission with something left out
+        self.problems: list[str] = []  # one line each: files left out, an account's two names
+
+    def init_src(self):
+        super().init_src()
+        for line in self._one_account_two_names():
+            self.problems.append(line)
+            self.log.warning(line)
+
+    def _one_account_two_names(self) -> list[str]:
+        """A line for each exchange account that submitted this lesson under more than one
+        student's name (nbgrader's check_owner compares the owner's name with the student's,
+        which a hub's user names often differ from, and only logs it). Where every folder has
+        one owner (a hub whose users all run as one account), nothing can be told apart."""
+        lesson = self.coursedir.assignment_id
+        names: dict[int, set[str]] = {}
+        for path in glob.glob(os.path.join(self.inbound_path, f"*+{glob.escape(lesson)}+*")):
+            student = os.path.basename(path).rsplit("+", 3)[0]
+            names.setdefault(os.lstat(path).st_uid, set()).add(student)
+        if len(names) < 2:
+            return []
+        return [
+            f"{lesson}: the exchange account {_account(uid)} submitted as "
+            f"{' and '.join(sorted(students))}: one of them is not theirs; check before "
+            "releasing these grades"
+            for uid, students in sorted(names.items())
+            if len(students) > 1
+        ]
 
     def do_copy(self, src, dest, log=None):
         with tempfile.TemporaryDirectory(prefix="collect-") as private:
@@ -45,7 +80,7 @@ class CollectRegularFiles(ExchangeCollect):
                     f"{Path(dest).parent.name}'s {Path(dest).name}: left out at collect, "
                     f"not graded: {', '.join(skipped)}"
                 )
-                self.left_out.append(line)
+                self.problems.append(line)
                 self.log.warning(line)
             super().do_copy(str(handed_in), dest, log)
 
@@ -92,6 +127,13 @@ def _copy_file(name: str, folder_fd: int, target: Path) -> str | None:
                 copy.write(chunk)
     os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns))
     return None
+
+
+def _account(uid: int) -> str:
+    try:
+        return f"{pwd.getpwuid(uid).pw_name} (uid {uid})"
+    except KeyError:
+        return f"uid {uid}"
 
 
 def _kind(mode: int) -> str:

@@ -66,6 +66,7 @@ def collect(base: Path, kind=CollectRegularFiles) -> ExchangeCollect:
     log = logging.getLogger(f"exchange-collect.{base.name}.{kind.__name__}")
     collector = kind(coursedir=coursedir, config=config, log=log)
     collector.check_owner = False  # the test's files are all root's
+    collector.update = True  # a newer submission replaces the collected one, as --exchange does
     collector.start()
     return collector
 
@@ -112,11 +113,11 @@ def test_only_what_the_student_handed_in_is_collected(exchange):
     assert SECRET not in every and "HIDDEN TESTS" not in every
 
 
-def test_what_was_left_out_is_named_in_one_line_a_submission(exchange, caplog):
+def test_what_was_problems_is_named_in_one_line_a_submission(exchange, caplog):
     with caplog.at_level(logging.WARNING):
         collector = collect(exchange)
-    assert len(collector.left_out) == 2, collector.left_out
-    mallory, oscar = sorted(collector.left_out)
+    assert len(collector.problems) == 2, collector.problems
+    mallory, oscar = sorted(collector.problems)
     assert mallory.startswith(f"mallory's {LESSON}: left out at collect, not graded: ")
     for named in (
         "private (a symbolic link)",
@@ -126,9 +127,9 @@ def test_what_was_left_out_is_named_in_one_line_a_submission(exchange, caplog):
     ):
         assert named in mallory, mallory
     assert oscar.startswith(f"oscar's {LESSON}:") and "folder itself is a symbolic link" in oscar
-    assert not [line for line in collector.left_out if "\n" in line]
+    assert not [line for line in collector.problems if "\n" in line]
     assert sorted(r.getMessage() for r in caplog.records if r.levelno == logging.WARNING) == sorted(
-        collector.left_out
+        collector.problems
     )
 
 
@@ -138,3 +139,40 @@ def test_the_course_configuration_collects_with_it():
 
     config = build.load_nbgrader_config(Path(__file__).resolve().parents[3])
     assert ExchangeFactory(config=config).collect is CollectRegularFiles
+
+
+def owned_by(path: Path, uid: int) -> None:
+    """Give path another owner (root only: fail under CI without it, skip elsewhere)."""
+    if os.geteuid() != 0:
+        if os.environ.get("CI"):
+            pytest.fail("giving the exchange's folders their learners' owners needs root")
+        pytest.skip("giving the exchange's folders their learners' owners needs root")
+    os.lchown(path, uid, uid)
+
+
+def test_an_account_that_submitted_as_two_students_is_said(exchange):
+    """erin's and mallory's folders owned by their own accounts; then a folder named for erin,
+    newer, owned by mallory's: collected as nbgrader collects it, and said in one line."""
+    inbound = exchange / "exchange" / COURSE_ID / "inbound"
+    erin, mallory = 47001, 47002  # no such users here: said by number
+    owned_by(inbound / f"erin+{LESSON}+{STAMP}+a1b2", erin)
+    owned_by(inbound / f"mallory+{LESSON}+{STAMP}+a1b2", mallory)
+    assert collect(exchange).problems[:1] != [], "fixture: mallory's left-out files are said"
+    assert not [line for line in collect(exchange).problems if "account" in line]
+    later = "2026-03-02 09:00:00.000000 UTC"
+    forged = inbound / f"erin+{LESSON}+{later}+c3d4"
+    forged.mkdir()
+    (forged / f"{LESSON}.ipynb").write_text("mallory's notebook, as erin's")
+    (forged / "timestamp.txt").write_text(later)
+    owned_by(forged, mallory)
+    said = [line for line in collect(exchange).problems if "account" in line]
+    assert said == [
+        f"{LESSON}: the exchange account uid {mallory} submitted as erin and mallory: one of "
+        "them is not theirs; check before releasing these grades"
+    ]
+    assert submitted(exchange, "erin")[f"{LESSON}.ipynb"] == "mallory's notebook, as erin's"
+
+
+def test_one_account_for_everyone_tells_nothing_apart(exchange):
+    """A hub whose learners all run as one account (the fixture: root): no line."""
+    assert not [line for line in collect(exchange).problems if "account" in line]
