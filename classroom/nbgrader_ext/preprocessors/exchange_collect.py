@@ -48,8 +48,13 @@ class CollectRegularFiles(ExchangeCollect):
     def init_src(self):
         super().init_src()
         for line in self._one_account_two_names():
-            self.problems.append(line)
-            self.log.warning(line)
+            self._say(line)
+
+    def _say(self, line: str) -> None:
+        """One line in `problems` and the log, printable (names in it are the students')."""
+        line = "".join(c if c.isprintable() else repr(c)[1:-1] for c in line)
+        self.problems.append(line)
+        self.log.warning(line)
 
     def _one_account_two_names(self) -> list[str]:
         """A line for each exchange account that submitted this lesson under more than one
@@ -80,8 +85,7 @@ class CollectRegularFiles(ExchangeCollect):
                     f"{Path(dest).parent.name}'s {Path(dest).name}: left out at collect, "
                     f"not graded: {', '.join(skipped)}"
                 )
-                self.problems.append(line)
-                self.log.warning(line)
+                self._say(line)
             super().do_copy(str(handed_in), dest, log)
 
 
@@ -145,6 +149,4 @@ def _kind(mode: int) -> str:
 
 
 def _relative(path: Path, root: Path) -> str:
-    """The path under root, printable: a name the student chose keeps the report's line one."""
-    text = path.relative_to(root).as_posix()
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return path.relative_to(root).as_posix()
