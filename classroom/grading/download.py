@@ -27,18 +27,16 @@ from __future__ import annotations
 import logging
 import re
 import unicodedata
-import zipfile
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from classroom.grading import lms
+from classroom.grading import archives, lms
 from classroom.grading.intake import IGNORED, Intake, Submission, files_below
 from classroom.grading.submissions import HOUSEKEEPING, lesson_by_cells, name_key
 
 PATTERN = "pattern"  # the form of a file read by a pattern rather than by an LMS's naming
-UTF8_FLAG = 0x800  # a zip member's "name is UTF-8" flag (APPNOTE 4.4.4, bit 11)
 
 DEFAULT_PATTERNS = (
     r"^(?P<student_id>[^/]+)/(?P<file_id>.+)$",
@@ -70,45 +68,6 @@ class Entry:
     lesson: str | None = None
     form: str = PATTERN  # an LMS's name (lms.names()) or PATTERN: how its name was read
     placed: str | None = None  # how the lesson was found when the name does not say
-
-
-def member_name(member: zipfile.ZipInfo) -> tuple[str, bool]:
-    """A zip member's name, and whether it was repaired: a name stored as UTF-8 without the
-    zip's UTF-8 flag (zipfile then reads it as cp437, "garc├¡a") is read as UTF-8."""
-    name = member.filename
-    if member.flag_bits & UTF8_FLAG or name.isascii():
-        return name, False
-    try:
-        return name.encode("cp437").decode("utf-8"), True
-    except UnicodeError:  # truly cp437 (an old Windows zip): keep it
-        return name, False
-
-
-def extract(archive: Path, target: Path, repaired: list[str] | None = None) -> Path:
-    """Unpack a zip safely (no paths outside target), archives inside it too; the names read
-    as UTF-8 by `member_name` are added to `repaired`."""
-    target.mkdir(parents=True, exist_ok=True)
-    try:
-        zf = zipfile.ZipFile(archive)
-    except zipfile.BadZipFile:
-        raise DownloadError(f"{archive} is not a zip file (is it the LMS's download?)") from None
-    with zf:
-        for member in zf.infolist():
-            text, fixed = member_name(member)
-            if fixed and repaired is not None:
-                repaired.append(text)
-            name = PurePosixPath(text)
-            if member.is_dir() or name.is_absolute() or ".." in name.parts:
-                continue
-            destination = target.joinpath(*name.parts)
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            with zf.open(member) as source, open(destination, "wb") as out:
-                while chunk := source.read(1 << 20):
-                    out.write(chunk)
-    for inner in sorted(target.rglob("*.zip")):
-        extract(inner, inner.with_suffix(""), repaired)
-        inner.unlink()
-    return target
 
 
 def _plugins(pattern: str | None, config, files: list[Path]) -> list:
@@ -257,8 +216,13 @@ def read_download(path: Path | str, lessons: list[str], workdir: Path | str, *, 
     path = Path(path)
     if not path.exists():
         raise DownloadError(f"no such download: {path}")
-    repaired: list[str] = []
-    root = extract(path, Path(workdir) / "download", repaired) if path.is_file() else path
+    unpacked, root = archives.Unpacked(), path
+    if path.is_file():
+        root = Path(workdir) / "download"
+        try:
+            unpacked = archives.unpack(path, root)
+        except archives.NotAZip as exc:
+            raise DownloadError(str(exc)) from None
     files, left = files_below(root, IGNORED | HOUSEKEEPING)
     if not files:
         raise DownloadError(f"{path} holds no files")
@@ -271,11 +235,12 @@ def read_download(path: Path | str, lessons: list[str], workdir: Path | str, *, 
         else:
             entries.append(entry)
     download.forms = dict(Counter(e.form for e in entries).most_common())
-    if repaired:
+    if unpacked.repaired:
         download.warnings.append(
-            f"{len(repaired)} file names in the zip were UTF-8 without the zip's UTF-8 flag; "
-            f"read as UTF-8 (for example {repaired[0]})"
+            f"{len(unpacked.repaired)} file names in the zip were UTF-8 without the zip's "
+            f"UTF-8 flag; read as UTF-8 (for example {unpacked.repaired[0]})"
         )
+    download.warnings += unpacked.refused
     download.warnings += filter(None, [mixed_warning(download.forms)])
     if left:
         download.warnings.append(f"left out, not graded: {', '.join(left)}")

@@ -25,7 +25,7 @@ import pytest
 from lms_downloads import canvas_name, moodle_name, write_zip
 
 from classroom import build, grade
-from classroom.grading import download, lms, run
+from classroom.grading import archives, download, lms, run
 from classroom.grading.plan import RunFacts
 from classroom.grading.results import Job
 from classroom.nbgrader_ext import notebooks
@@ -261,7 +261,7 @@ def test_utf8_names_without_the_zip_flag_are_read_as_utf8(tmp_path):
     for stand_in, raw in stand_ins.items():
         data = data.replace(stand_in, raw)
     archive.write_bytes(data)
-    assert not any(m.flag_bits & download.UTF8_FLAG for m in zipfile.ZipFile(archive).infolist())
+    assert not any(m.flag_bits & archives.UTF8_FLAG for m in zipfile.ZipFile(archive).infolist())
     _, jobs, facts = gathered(archive, tmp_path)
     assert sorted(jobs) == ["1003", "1005"], sorted(jobs)
     (warning,) = facts.problems
