@@ -22,6 +22,10 @@ from classroom.nbgrader_ext.notes import Note
 HOUSEKEEPING = {"timestamp.txt", "submission_secret.txt"}
 
 
+MiB = 1024 * 1024
+MAX_NOTEBOOK_BYTES = 100 * MiB  # nbgrader's own collect skips files over 100,000 kB too
+
+
 class Unreadable(Exception):
     """The file cannot be graded as a notebook; str(exc) is the reason for the report."""
 
@@ -31,9 +35,18 @@ class Unreadable(Exception):
 
 
 def read_submission(path: Path | str) -> tuple[nbformat.NotebookNode, list[Note]]:
-    """The notebook in path as nbformat 4, or Unreadable with a reason a person can act on."""
+    """The notebook in path as nbformat 4, or Unreadable with a reason a person can act on
+    (a notebook over MAX_NOTEBOOK_BYTES is not read at all: parsed, it would take the grading
+    process ten times its size in memory)."""
     path = Path(path)
     try:
+        size = path.stat().st_size
+        if size > MAX_NOTEBOOK_BYTES:
+            raise Unreadable(
+                f"{path.name} is {size / MiB:.0f} MB, over the {MAX_NOTEBOOK_BYTES // MiB} MB "
+                "a notebook may be (nbgrader's max_file_size too): cleared of its outputs "
+                "(Edit > Clear Outputs of All Cells) it can be handed in again"
+            )
         data = path.read_bytes()
     except OSError as exc:
         raise Unreadable(f"cannot read {path.name}: {exc.strerror or exc}") from None
