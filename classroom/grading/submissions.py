@@ -36,8 +36,9 @@ class Unreadable(Exception):
 
 def read_submission(path: Path | str) -> tuple[nbformat.NotebookNode, list[Note]]:
     """The notebook in path as nbformat 4, or Unreadable with a reason a person can act on
-    (a notebook over MAX_NOTEBOOK_BYTES is not read at all: parsed, it would take the grading
-    process ten times its size in memory)."""
+    (a notebook over MAX_NOTEBOOK_BYTES is not read at all: parsing takes many times a
+    notebook's size in memory; measured, a 13 MB notebook of 20,000 cells with outputs raised
+    the process's peak by 178 MB)."""
     path = Path(path)
     try:
         size = path.stat().st_size
