@@ -63,6 +63,8 @@ def read_submission(path: Path | str) -> tuple[nbformat.NotebookNode, list[Note]
         raise Unreadable(
             f"{path.name} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
         ) from None
+    except RecursionError:  # "[[[[..." thousands deep: no notebook is
+        raise Unreadable(f"{path.name} is JSON nested too deeply to be a notebook") from None
     if not isinstance(raw, dict) or not isinstance(raw.get("cells", raw.get("worksheets")), list):
         raise Unreadable(f"{path.name} is JSON but not a Jupyter notebook (no list of cells)")
     notes = []

@@ -28,3 +28,12 @@ def test_a_large_notebook_under_the_limit_is_read(tmp_path):
     path.write_text(nbformat.writes(nb), encoding="utf-8")
     read, _ = submissions.read_submission(path)
     assert len(read.cells[0].source) == 5 * submissions.MiB
+
+
+def test_json_nested_too_deeply_is_said_not_raised(tmp_path):
+    """Python's JSON reader raises RecursionError past a few thousand levels; the grading
+    process then blamed nbgrader ("nbgrader could not grade it: RecursionError")."""
+    deep = tmp_path / "01-world-as-text.ipynb"
+    deep.write_text("[" * 100_000)
+    with pytest.raises(submissions.Unreadable, match="nested too deeply to be a notebook"):
+        submissions.read_submission(deep)
