@@ -48,12 +48,12 @@ from classroom.grading import pool
 from classroom.grading.plan import GraderSetup
 from classroom.grading.results import NEEDS_HUMAN, Job, Result, failure
 from classroom.grading.staging import GradeError
+from classroom.grading.submissions import MAX_EXTRA_FILE
 from classroom.nbgrader_ext.verdicts import cases
 
 LOCAL = "local:"  # --cluster local:N starts a LocalCluster of N worker processes here
 # What of the staging folder a worker needs to grade (the rest is the run's own output).
 COURSE_PARTS = ("nbgrader_config.py", "gradebook.db", "source", "release")
-MAX_EXTRA_FILE = 50 * 1024 * 1024  # bytes; larger extra files stay behind (the worker skips them)
 DAEMON_SETTING = "distributed.worker.daemon"  # workers start grading processes of their own
 
 

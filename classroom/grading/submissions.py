@@ -24,6 +24,7 @@ HOUSEKEEPING = {"timestamp.txt", "submission_secret.txt"}
 
 MiB = 1024 * 1024
 MAX_NOTEBOOK_BYTES = 100 * MiB  # nbgrader's own collect skips files over 100,000 kB too
+MAX_EXTRA_FILE = 50 * MiB  # a larger file handed in beside the notebook is listed, not copied
 
 
 class Unreadable(Exception):

@@ -42,7 +42,6 @@ from classroom.nbgrader_ext.notes import Note, notes_of
 from classroom.nbgrader_ext.verdicts import cases
 
 IGNORED_PARTS = {".ipynb_checkpoints", "__pycache__", "__MACOSX", ".DS_Store"}
-MAX_EXTRA_FILE = 50 * 1024 * 1024  # larger extra files are reported, not copied
 
 
 # --------------------------------------------------------------------------------------------
@@ -219,7 +218,8 @@ class Worker:
         notebooks.write(nb, submitted / f"{job.lesson}.ipynb")
         base = Path(job.base) if job.base else None
         for extra in others:
-            if extra.name.lower().endswith(".ipynb") or extra.stat().st_size > MAX_EXTRA_FILE:
+            too_large = extra.stat().st_size > submissions.MAX_EXTRA_FILE
+            if extra.name.lower().endswith(".ipynb") or too_large:
                 continue
             relative = extra.relative_to(base) if base and extra.is_relative_to(base) else None
             target = submitted / (relative if relative else extra.name)
