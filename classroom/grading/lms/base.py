@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -84,18 +83,6 @@ class Lms:
     options: Callable[[argparse.ArgumentParser], None] = _no_options
     setting: Callable[[argparse.Namespace], object] = _no_setting
     asked: Callable[[object, list[str], Path], bool] = _asks_nothing
-
-
-def write_csv(path: Path, header: list[str], rows: list[list]) -> Path:
-    """A CSV file written beside and renamed, so it is never seen half written."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    with open(partial, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(header)
-        writer.writerows(rows)
-    os.replace(partial, path)
-    return path
 
 
 def listed(path: Path, column: str, prefix: str = "") -> set[str]:

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from classroom.grading.lms import base
 from classroom.grading.lms.base import Handed, Lms, Written
-from classroom.grading.records import Book
+from classroom.grading.records import Book, write_csv
 from classroom.grading.results import Result
 from classroom.grading.staging import GradeError
 
@@ -118,7 +118,7 @@ def keep_ids(root: Path, ids: dict[str, str]) -> Path:
     (a given id replaces the lesson's old one); the file's path."""
     kept = {**ids_of(root), **ids}
     rows = [[lesson, kept[lesson]] for lesson in sorted(kept)]
-    return base.write_csv(Path(root) / IDS_FILE, ["lesson", "canvas_assignment_id"], rows)
+    return write_csv(Path(root) / IDS_FILE, ["lesson", "canvas_assignment_id"], rows)
 
 
 def assignment_ids(pairs, lessons: list[str]) -> dict[str, str]:
@@ -211,7 +211,7 @@ def gradebook(book: Book, results: list[Result], folder: Path, ids: dict[str, st
         scores = [cells[student].get(lesson, "") for lesson in lessons]
         rows.append([_sortable(names[student], student), student, "", "", "", *scores])
     header = COLUMNS + [f"{x} ({ids[x]})" for x in lessons]
-    base.write_csv(folder / FILE, header, rows)
+    write_csv(folder / FILE, header, rows)
     return [lesson for lesson in book.lessons if lesson not in ids]
 
 

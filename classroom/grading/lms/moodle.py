@@ -21,7 +21,7 @@ from pathlib import Path, PurePosixPath
 
 from classroom.grading.lms import base
 from classroom.grading.lms.base import Handed, Lms, Written
-from classroom.grading.records import Book, BookRow
+from classroom.grading.records import Book, BookRow, write_csv
 from classroom.grading.results import GRADED, NOT_SUBMITTED, Result
 
 NAME = "moodle"
@@ -87,7 +87,7 @@ def worksheet(book: Book, results: list[Result], lesson: str, folder: Path) -> P
         full_name = row.name or row.student
         maximum, comment = f"{row.max_score:g}", _feedback(row, result)
         rows.append([identifier, full_name, row.email, status, grade, maximum, now, comment])
-    return base.write_csv(folder / f"{NAME}-{lesson}.csv", COLUMNS, rows)
+    return write_csv(folder / f"{NAME}-{lesson}.csv", COLUMNS, rows)
 
 
 def write(book: Book, results: list[Result], root: Path, given=None) -> Written:
