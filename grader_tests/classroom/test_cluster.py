@@ -25,7 +25,7 @@ import pytest
 from course_copies import course_copy
 
 from classroom.grading import cluster, state
-from classroom.grading.results import Grade, Job, Result
+from classroom.grading.results import NEEDS_HUMAN, Grade, Job, Result
 from classroom.nbgrader_ext.notes import Note
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -131,6 +131,46 @@ def test_the_window_grows_with_workers_that_join_later(monkeypatch):
     assert window.size() == 8, "counted again before EVERY seconds"
     monkeypatch.setattr(cluster.Window, "EVERY", 0.0)
     assert window.size() == 4 * 34
+
+
+def test_results_are_opened_beside_the_recorder_each_once():
+    """The Opener's threads open; the thread that takes the results (the recorder's) opens
+    none of them, and every item comes out once, with its job."""
+    import threading
+
+    openers = []
+
+    def open_one(item, job):
+        openers.append(threading.current_thread())
+        time.sleep(0.01)
+        return Result(job.id, job.student, job.lesson, status=f"opened {item}")
+
+    jobs = [Job(f"s{n}", LESSON, id=n) for n in range(12)]
+    with cluster.Opener(open_one) as opener:
+        for job in jobs:
+            opener.add(f"parcel {job.id}", job)
+        taken = [opener.next(timeout=10) for _ in jobs]
+        assert opener.next(timeout=0.1) is None, "nothing comes out twice"
+    assert sorted(job.id for job, _ in taken) == list(range(12))
+    assert all(result.status == f"opened parcel {job.id}" for job, result in taken)
+    assert threading.current_thread() not in openers
+    assert len(set(openers)) == cluster.Opener.THREADS
+
+
+def test_a_result_that_cannot_be_opened_is_a_failure_not_a_loss():
+    def open_one(item, job):
+        raise OSError(28, "No space left on device")
+
+    job = Job("s1", LESSON, id=7)
+    with cluster.Opener(open_one) as opener:
+        opener.add(b"parcel", job)
+        opened = opener.next(timeout=10)
+    assert opened is not None
+    taken, result = opened
+    assert taken is job and result.key == (LESSON, "s1")
+    assert result.status == NEEDS_HUMAN and "No space left on device" in result.reason
+    assert "\n" not in result.reason
+    opener.add(b"late", job)  # a task finishing after the run ended: nothing, no error
 
 
 # --------------------------------------------------------------------------------------------

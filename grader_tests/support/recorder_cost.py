@@ -110,13 +110,14 @@ def synthetic_results(
 # A lesson 01 result as a cluster worker sends it: the autograded notebook and the feedback
 # page, in bytes (measured: 471 kB sealed, demo class, 'complete').
 PARCEL_SIZES = (150_000, 320_000)
+PARCEL_KEY = bytes(range(32))
 
 
 def recorder_cost(results: int = 200, lesson: str = LESSON, parcels: bool = False) -> float:
     """Milliseconds of wall time the Recorder takes a result, over `results` results (the
     last flush included); the CPU time is in `recorder_cost.last`. With `parcels`, each
-    result arrives as a cluster worker's sealed parcel (`--cluster`), opened and unpacked in
-    the timed loop, as the recorder does on a cluster."""
+    result arrives as a cluster worker's sealed parcel (`--cluster`), opened by a
+    `cluster.Opener`'s threads beside the recorder, as on a cluster (timed too)."""
     from nbgrader.api import Gradebook
 
     from classroom.grading import report, run, state
@@ -130,7 +131,7 @@ def recorder_cost(results: int = 200, lesson: str = LESSON, parcels: bool = Fals
         rows = cells(template, course_id, lesson)
         sizes = PARCEL_SIZES if parcels else (40_000, 60_000)
         batch = synthetic_results(results, lesson, rows, outbox, sizes=sizes)
-        arriving = _as_parcels(batch, folder / "staging" / "arrived") if parcels else None
+        sealed = _sealed(batch) if parcels else None
         facts = RunFacts(input="synthetic", course=course_id, lessons=[lesson])
         context = run.RunContext(root, maxima, {}, facts)
         journal = context.journal = state.Journal(root, state.course_key(root))
@@ -141,8 +142,11 @@ def recorder_cost(results: int = 200, lesson: str = LESSON, parcels: bool = Fals
         gradebook = Gradebook(main_db, course_id)
         recorder = run.Recorder(context, gradebook, progress)
         wall, cpu = time.perf_counter(), time.process_time()
-        for result in batch if arriving is None else arriving:
-            recorder(result)
+        if sealed is None:
+            for result in batch:
+                recorder(result)
+        else:
+            _record_parcels(recorder, batch, sealed, folder / "staging" / "arrived")
         recorder.flush()
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         gradebook.close()
@@ -152,18 +156,35 @@ def recorder_cost(results: int = 200, lesson: str = LESSON, parcels: bool = Fals
     return recorder_cost.last["wall_ms"]
 
 
-def _as_parcels(batch: list, folder: Path):
-    """The results as a cluster's recorder gets them: each packed (on the worker, not timed),
-    then opened and unpacked under folder as the loop asks for it (timed)."""
+def _sealed(batch: list) -> list[bytes]:
+    """The results packed as a cluster worker packs them (before the clock starts); what
+    the workers left is gone once packed."""
     from classroom.grading import cluster
 
-    key = bytes(range(32))
-    sealed = [cluster.pack_result(key, result) for result in batch]
-    for result in batch:  # what the worker left is gone once packed
+    sealed = [cluster.pack_result(PARCEL_KEY, result) for result in batch]
+    for result in batch:
         shutil.rmtree(result.autograded)
         shutil.rmtree(Path(result.feedback).parent)
-    # Packed now, before the clock starts; only the unpacking is left to the loop.
-    return (cluster.unpack_result(key, p, folder / str(n)) for n, p in enumerate(sealed))
+    return sealed
+
+
+def _record_parcels(recorder, batch: list, sealed: list[bytes], folder: Path) -> None:
+    """As `ClusterGraders.run` records: every parcel handed to an `Opener` as its task
+    finishes, its threads open it (seal, files under folder), this thread records."""
+    from classroom.grading import cluster
+    from classroom.grading.results import Job
+
+    def open_one(parcel: bytes, job: Job):
+        return cluster.unpack_result(PARCEL_KEY, parcel, folder / str(job.id))
+
+    with cluster.Opener(open_one) as opener:
+        for parcel, result in zip(sealed, batch, strict=True):
+            opener.add(parcel, Job(result.student, result.lesson, id=result.id))
+        for _ in sealed:
+            opened = opener.next(timeout=60)
+            if opened is None:
+                raise RuntimeError("a parcel was not opened within 60 s")
+            recorder(opened[1])
 
 
 def _check(main_db: str, course_id: str, lesson: str, batch: list, recorder) -> None:
