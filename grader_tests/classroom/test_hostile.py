@@ -569,14 +569,19 @@ def test_denial_of_service_is_bounded(hostile_class):
     root = hostile_class["root"]
     printed = hostile_outputs(root, "hostile-deny")
     assert "memory refused: MemoryError" in printed, printed[:3000]
-    children = int(re.search(r"forked (\d+) children", printed).group(1))
-    assert children < 300, printed[:3000]
+    section = report_section(root, "hostile-deny", LESSON)
+    forked = re.search(r"forked (\d+) children", printed)
+    if forked:  # the process limit stopped the forks
+        assert int(forked.group(1)) < 300, printed[:3000]
+    else:  # on a loaded machine the notebook's time ran out while it forked: time stopped it
+        assert "notebook-limit" in section, section
+        assert re.search(r"(kernel-stuck|cell-timeout) \[cell \d+\]", section), section
     written = int(re.search(r"disk refused after (\d+) MB", printed).group(1))
     assert written <= 64
     for folder in ("autograded", "feedback"):
         size = sum(p.stat().st_size for p in (root / folder / "hostile-deny").rglob("*"))
         assert size < 5_000_000, f"{folder}/hostile-deny holds {size:,} bytes"
-    assert report_section(root, "hostile-deny", LESSON).count("output-capped") >= 3
+    assert section.count("output-capped") >= 3
     slow = hostile_class["journal"]["hostile-slow"].seconds
     assert slow <= NOTEBOOK_TIMEOUT + VERDICT_BUDGET + 60, f"hostile-slow held a worker {slow} s"
 

@@ -555,9 +555,11 @@ try:
         except OSError as error:
             print("fork refused:", error)
             break
-        if _pid == 0:
-            _time.sleep(3600)
-            _os._exit(0)
+        if _pid == 0:  # a child never runs the parent's finally, even when interrupted
+            try:
+                _time.sleep(3600)
+            finally:
+                _os._exit(0)
         _children += 1
 finally:
     print("forked", _children, "children")
